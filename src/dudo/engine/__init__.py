@@ -1,0 +1,123 @@
+"""The rules engine: the only place the rules of Dudo live.
+
+Pure Python, no I/O and no global state; every random outcome comes from an injected
+chance source. Options and presets (:mod:`.rules`), bid order (:mod:`.bids`), counting
+(:mod:`.counting`), actions, events, the game state (:mod:`.game`) and per-player views
+(:mod:`.view`).
+"""
+
+from dudo.engine.actions import (
+    CALL,
+    CLOSED,
+    DOUBT_PASS,
+    OPEN,
+    PASS,
+    SPOT_ON,
+    Action,
+    Bid,
+    Call,
+    DoubtPass,
+    ObligeChoice,
+    Pass,
+    RevealBid,
+    SpotOn,
+    placed_bid,
+)
+from dudo.engine.chance import ChanceOutcome, ChanceSource, RandomChance, ScriptedChance
+from dudo.engine.counting import count_matching, pass_hand
+from dudo.engine.errors import (
+    ChanceError,
+    DudoError,
+    IllegalActionError,
+    NotationError,
+    RecordError,
+    RulesError,
+)
+from dudo.engine.events import (
+    BidMade,
+    Called,
+    DiceLost,
+    DieWon,
+    Eliminated,
+    Event,
+    GameOver,
+    ObligingRound,
+    PassDoubted,
+    Passed,
+    Revealed,
+    RoundCancelled,
+    RoundStarted,
+    SeatingDecided,
+    SeatingRolled,
+    SpotOnClaimed,
+    VisibilityChosen,
+)
+from dudo.engine.game import Game, Phase, Visibility
+from dudo.engine.rules import (
+    DEFAULT_PRESET,
+    OPTION_NAMES,
+    PRESET_SUMMARIES,
+    PRESETS,
+    PassHand,
+    Rules,
+    preset,
+)
+from dudo.engine.view import PlayerView
+
+__all__ = [
+    "CALL",
+    "CLOSED",
+    "DEFAULT_PRESET",
+    "DOUBT_PASS",
+    "OPEN",
+    "OPTION_NAMES",
+    "PASS",
+    "PRESETS",
+    "PRESET_SUMMARIES",
+    "SPOT_ON",
+    "Action",
+    "Bid",
+    "BidMade",
+    "Call",
+    "Called",
+    "ChanceError",
+    "ChanceOutcome",
+    "ChanceSource",
+    "DiceLost",
+    "DieWon",
+    "DoubtPass",
+    "DudoError",
+    "Eliminated",
+    "Event",
+    "Game",
+    "GameOver",
+    "IllegalActionError",
+    "NotationError",
+    "ObligeChoice",
+    "ObligingRound",
+    "Pass",
+    "PassDoubted",
+    "PassHand",
+    "Passed",
+    "Phase",
+    "PlayerView",
+    "RandomChance",
+    "RecordError",
+    "RevealBid",
+    "Revealed",
+    "RoundCancelled",
+    "RoundStarted",
+    "Rules",
+    "RulesError",
+    "ScriptedChance",
+    "SeatingDecided",
+    "SeatingRolled",
+    "SpotOn",
+    "SpotOnClaimed",
+    "Visibility",
+    "VisibilityChosen",
+    "count_matching",
+    "pass_hand",
+    "placed_bid",
+    "preset",
+]

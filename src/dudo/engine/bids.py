@@ -1,0 +1,186 @@
+"""Which bid may follow which: the raise relation of every ``raise_mode``, ace arithmetic,
+opening restrictions, obliging-round face rules and ``free_transform``.
+
+A :class:`BidTable` holds every bid for one number of dice in play, in a canonical order
+(lowest first) that is a linear extension of the raise relation, and memoises the legal
+raises from each standing bid. Tables are shared between games with equal rules.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from functools import lru_cache
+
+from dudo.engine.actions import Bid
+from dudo.engine.rules import AcesFrom, AcesRank, AcesTo, OpenOnAces, RaiseMode, Rules
+
+
+class RaiseContext(Enum):
+    """The four ways raises are judged within a round."""
+
+    NORMAL = "normal"  # the rules' raise_mode, with ace arithmetic where aces are wild
+    FREE_TRANSFORM = "free_transform"  # after an opening bid on aces under free_transform
+    OBLIGE_FACE_CHANGE = "oblige_face_change"  # obliging round, this player may change face
+    OBLIGE_SAME_FACE = "oblige_same_face"  # obliging round, quantity up, face kept
+
+
+def aces_needed_from(rules: Rules, quantity: int) -> int:
+    """Fewest aces that raise a non-ace bid of ``quantity``."""
+    if rules.aces_to is AcesTo.CEIL_HALF:
+        return (quantity + 1) // 2
+    return quantity // 2 + 1
+
+
+def quantity_needed_after_aces(rules: Rules, aces: int) -> int:
+    """Fewest dice of another face that raise a bid of ``aces`` aces."""
+    return 2 * aces + 1 if rules.aces_from is AcesFrom.DOUBLE_PLUS_ONE else 2 * aces
+
+
+def uses_ace_arithmetic(rules: Rules) -> bool:
+    return rules.aces_wild and rules.raise_mode is not RaiseMode.INDEX
+
+
+def _face_rank(rules: Rules, face: int, obliging: bool) -> int:
+    """Rank of a face in the bid order: aces lowest, except index mode with aces_rank=high
+    outside obliging rounds (where aces are an ordinary face ranked lowest)."""
+    if face == 1 and not obliging and rules.raise_mode is RaiseMode.INDEX:
+        return rules.faces + 1 if rules.aces_rank is AcesRank.HIGH else 1
+    return face
+
+
+def raise_problem(
+    rules: Rules, context: RaiseContext, standing: Bid, new: Bid, obliging: bool
+) -> str | None:
+    """Why ``new`` does not raise ``standing`` in this context, or None if it does."""
+    pq, pf, q, f = standing.quantity, standing.face, new.quantity, new.face
+    mode = rules.raise_mode
+    if context is RaiseContext.OBLIGE_SAME_FACE:
+        if f != pf:
+            return f"{new} does not raise {standing}: in this obliging round you may not change the face"
+        if q <= pq:
+            return f"{new} does not raise {standing}: the quantity must go up"
+        return None
+    if context is RaiseContext.FREE_TRANSFORM:
+        if f != 1 or q > pq:
+            return None
+        return f"{new} does not raise {standing}: a bid on aces must raise the quantity"
+    if context is RaiseContext.NORMAL and uses_ace_arithmetic(rules):
+        if pf != 1 and f == 1:
+            need = aces_needed_from(rules, pq)
+            if q >= need:
+                return None
+            return (
+                f"{new} does not raise {standing}: from {pq} dice, a bid on aces "
+                f"needs at least {need} aces ({rules.aces_to})"
+            )
+        if pf == 1 and f == 1:
+            return None if q > pq else f"{new} does not raise {standing}: the quantity must go up"
+        if pf == 1 and f != 1:
+            need = quantity_needed_after_aces(rules, pq)
+            if q >= need:
+                return None
+            return (
+                f"{new} does not raise {standing}: after {pq} aces, another face "
+                f"needs at least {need} dice ({rules.aces_from})"
+            )
+    rp, rn = _face_rank(rules, pf, obliging), _face_rank(rules, f, obliging)
+    if mode is RaiseMode.NONDECREASING:
+        if q < pq:
+            return f"{new} does not raise {standing}: under nondecreasing raises the quantity may not go down"
+        if rn < rp:
+            return f"{new} does not raise {standing}: under nondecreasing raises the face may not go down"
+        if q == pq and rn == rp:
+            return f"{new} does not raise {standing}: it is the same bid"
+        return None
+    if (q, rn) > (pq, rp):
+        return None
+    if mode is RaiseMode.INDEX:
+        return f"{new} does not raise {standing}: bids must go up in the fixed order ({_order_hint(rules)})"
+    if q < pq:
+        return f"{new} does not raise {standing}: the quantity may not go down"
+    if q == pq and rn == rp:
+        return f"{new} does not raise {standing}: it is the same bid"
+    return f"{new} does not raise {standing}: at the same quantity the face must go up"
+
+
+def _order_hint(rules: Rules) -> str:
+    if rules.aces_rank is AcesRank.HIGH:
+        return "1x2 < ... < 1x6 < 1x1 < 2x2 < ..."
+    return "1x1 < 1x2 < ... < 1x6 < 2x1 < ..."
+
+
+def opening_problem(rules: Rules, bid: Bid, opener_dice: int, obliging: bool) -> str | None:
+    """Why ``bid`` may not open the round, or None if it may."""
+    if bid.face != 1 or obliging:
+        return None
+    rule = rules.open_on_aces
+    if rule is OpenOnAces.NEVER:
+        return f"{bid}: a round may not be opened on aces (open_on_aces=never)"
+    if rule is OpenOnAces.ONE_DIE_ONLY and opener_dice != 1:
+        return f"{bid}: only a player holding one die may open on aces (open_on_aces=one_die_only)"
+    return None
+
+
+def _sort_key(rules: Rules, bid: Bid, obliging: bool) -> tuple[int, int]:
+    """A key whose order extends the raise relation: aces sit just above the sixes
+    they may follow under ace arithmetic."""
+    q, f = bid.quantity, bid.face
+    if not obliging and f == 1 and uses_ace_arithmetic(rules):
+        below = 2 * q if rules.aces_to is AcesTo.CEIL_HALF else 2 * q - 1
+        return (below, 2 * rules.faces + 1)
+    return (q, 2 * _face_rank(rules, f, obliging))
+
+
+class BidTable:
+    """Every bid for one number of dice in play, and memoised legal raises."""
+
+    def __init__(self, rules: Rules, dice_in_play: int, obliging: bool) -> None:
+        self.rules = rules
+        self.dice_in_play = dice_in_play
+        self.obliging = obliging
+        every = [Bid(q, f) for q in range(1, dice_in_play + 1) for f in range(1, rules.faces + 1)]
+        every.sort(key=lambda b: _sort_key(rules, b, obliging))
+        self.bids: tuple[Bid, ...] = tuple(every)
+        self._raises: dict[tuple[RaiseContext, Bid], tuple[Bid, ...]] = {}
+        self._raise_sets: dict[tuple[RaiseContext, Bid], frozenset[Bid]] = {}
+        self._openings: dict[bool, tuple[Bid, ...]] = {}
+
+    def has(self, bid: Bid) -> bool:
+        return 1 <= bid.quantity <= self.dice_in_play and 1 <= bid.face <= self.rules.faces
+
+    def raises(self, context: RaiseContext, standing: Bid) -> tuple[Bid, ...]:
+        """Every bid that legally follows ``standing`` in ``context``, lowest first."""
+        key = (context, standing)
+        found = self._raises.get(key)
+        if found is None:
+            rules, obliging = self.rules, self.obliging
+            found = tuple(
+                b for b in self.bids if raise_problem(rules, context, standing, b, obliging) is None
+            )
+            self._raises[key] = found
+        return found
+
+    def raise_set(self, context: RaiseContext, standing: Bid) -> frozenset[Bid]:
+        """The same bids as :meth:`raises`, as a set for fast membership tests."""
+        key = (context, standing)
+        found = self._raise_sets.get(key)
+        if found is None:
+            found = self._raise_sets[key] = frozenset(self.raises(context, standing))
+        return found
+
+    def openings(self, opener_dice: int) -> tuple[Bid, ...]:
+        """Every bid that may open the round, lowest first."""
+        single = opener_dice == 1
+        found = self._openings.get(single)
+        if found is None:
+            found = tuple(
+                b for b in self.bids if opening_problem(self.rules, b, opener_dice, self.obliging) is None
+            )
+            self._openings[single] = found
+        return found
+
+
+@lru_cache(maxsize=1024)
+def bid_table(rules: Rules, dice_in_play: int, obliging: bool) -> BidTable:
+    """The shared table for these rules and this many dice in play."""
+    return BidTable(rules, dice_in_play, obliging)

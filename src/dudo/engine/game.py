@@ -1,0 +1,826 @@
+"""The game state: legal actions of whoever may act, applying actions, undo, and views.
+
+:class:`Game` is the one core type. ``legal_actions()`` lists what the player to act may
+do, ``push(action)`` applies an action (or raises :class:`IllegalActionError` and changes
+nothing) and returns the events it caused, ``pop()`` undoes the last action, and
+``view(player)`` is what that player may know. Chance comes only from the injected
+:class:`ChanceSource`, so a game is determined by its chance outcomes and its actions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from enum import StrEnum
+from operator import attrgetter
+from typing import Any
+
+from dudo.engine.actions import (
+    CALL,
+    CLOSED,
+    DOUBT_PASS,
+    OPEN,
+    PASS,
+    SPOT_ON,
+    Action,
+    Bid,
+    Call,
+    DoubtPass,
+    ObligeChoice,
+    Pass,
+    RevealBid,
+    SpotOn,
+)
+from dudo.engine.bids import BidTable, RaiseContext, bid_table, opening_problem, raise_problem
+from dudo.engine.chance import ChanceOutcome, ChanceSource, RandomChance, ScriptedChance
+from dudo.engine.counting import count_matching, pass_hand
+from dudo.engine.errors import DudoError, IllegalActionError, RulesError
+from dudo.engine.events import (
+    BidMade,
+    Called,
+    DiceLost,
+    DieWon,
+    Eliminated,
+    Event,
+    GameOver,
+    ObligingRound,
+    PassDoubted,
+    Passed,
+    Revealed,
+    RoundCancelled,
+    RoundStarted,
+    SeatingDecided,
+    SeatingRolled,
+    SpotOnClaimed,
+    VisibilityChosen,
+)
+from dudo.engine.rules import (
+    PRESETS,
+    Direction,
+    Loss,
+    NextOpener,
+    ObligeFaceChange,
+    ObligeVisibility,
+    OpenOnAces,
+    Rules,
+    Seating,
+    SpotOnReward,
+    SpotOnThreshold,
+)
+from dudo.engine.view import PlayerView
+
+
+class Phase(StrEnum):
+    CHOOSE_VISIBILITY = "choose_visibility"  # the obliger picks an open or closed round
+    BIDDING = "bidding"
+    OVER = "over"
+
+
+class Visibility(StrEnum):
+    NORMAL = "normal"  # everyone sees their own dice
+    CLOSED = "closed"  # only players holding one die see their own dice
+    OPEN = "open"  # everyone sees everybody's dice except their own
+
+
+# Fields restored by pop(). All are immutable values, so a snapshot is a tuple of references.
+_STATE_FIELDS = (
+    "phase",
+    "counts",
+    "hidden",
+    "set_aside",
+    "obliged",
+    "round_number",
+    "obliging",
+    "obliger",
+    "visibility",
+    "opener",
+    "to_move",
+    "bid",
+    "bidder",
+    "round_bids",
+    "passer",
+    "passed",
+    "round_actions",
+    "winner",
+    "active",
+    "_table",
+)
+_snapshot = attrgetter(*_STATE_FIELDS)
+
+
+class Game:
+    """A game of Dudo from seating to the last die.
+
+    ``players`` are numbered 0..players-1. Play order comes from the rules' ``seating``
+    (recorded as chance), or from ``order`` when the caller fixes it. ``dice`` gives each
+    player's starting dice (default: ``dice_per_player`` each); ``start_total`` the dice
+    the game began with, for positions set up mid-game.
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        players: int = 2,
+        *,
+        seed: int | str | None = None,
+        chance: ChanceSource | None = None,
+        order: Sequence[int] | None = None,
+        dice: Sequence[int] | None = None,
+        start_total: int | None = None,
+        obliged: Iterable[int] = (),
+        obliger: int | None = None,
+    ) -> None:
+        self.rules = rules = rules if rules is not None else PRESETS["dudo"]
+        _check_setup(rules, players, order, dice, obliged, obliger)
+        if chance is not None and seed is not None:
+            raise DudoError("give either seed or chance, not both")
+        self.chance: ChanceSource = chance if chance is not None else RandomChance(seed)
+        self.players = players
+        self.counts: tuple[int, ...] = (
+            tuple(dice) if dice is not None else (rules.dice_per_player,) * players
+        )
+        self.start_total = start_total if start_total is not None else sum(self.counts)
+        self.obliged: frozenset[int] = frozenset(obliged)
+        self.events: list[Event] = []
+        self.history: list[tuple[int, Action]] = []
+        self.chance_log: list[ChanceOutcome] = []
+        self._undo: list[tuple[Any, ...]] = []
+        self.round_number = 0
+        self.winner: int | None = None
+        self.active = sum(1 for c in self.counts if c)
+
+        self.order = self._seat(order)
+        step = 1 if rules.direction is Direction.CLOCKWISE else -1
+        succ = [0] * players
+        for i, p in enumerate(self.order):
+            succ[p] = self.order[(i + step) % players]
+        self._succ = tuple(succ)
+        self.events.append(SeatingDecided(self.order, str(rules.direction)))
+
+        first = self.order[0] if self.counts[self.order[0]] else self._next_active(self.order[0])
+        if obliger is not None:
+            self.obliged = self.obliged | {obliger}
+            first = obliger
+        self._start_round(first, obliger, self.events)
+
+    @classmethod
+    def with_hands(
+        cls,
+        rules: Rules | None,
+        hands: Sequence[Sequence[int]],
+        *,
+        opener: int = 0,
+        start_total: int | None = None,
+        obliged: Iterable[int] = (),
+        obliger: int | None = None,
+        then: ChanceSource | None = None,
+        seed: int | None = None,
+    ) -> Game:
+        """A game whose first round is dealt ``hands`` (a player with no dice is out), with
+        ``opener`` to open; later dice come from ``then`` (default: a generator seeded with
+        ``seed``). Seating is fixed: players sit 0, 1, 2, ... clockwise."""
+        rules = rules if rules is not None else PRESETS["dudo"]
+        n = len(hands)
+        if not 0 <= opener < n:
+            raise DudoError(f"opener {opener} is not a player (0..{n - 1})")
+        order = tuple(range(opener, n)) + tuple(range(opener))
+        later = then if then is not None else RandomChance(seed)
+        script = ScriptedChance([tuple(h) for h in hands if h], then=later)
+        return cls(
+            rules,
+            n,
+            chance=script,
+            order=order,
+            dice=[len(h) for h in hands],
+            start_total=start_total,
+            obliged=obliged,
+            obliger=obliger,
+        )
+
+    # ----------------------------------------------------------------- seating and rounds
+
+    def _seat(self, order: Sequence[int] | None) -> tuple[int, ...]:
+        rules, n = self.rules, self.players
+        if order is not None:
+            return tuple(order)
+        if rules.seating is Seating.FIXED:
+            return tuple(range(n))
+        if rules.seating is Seating.RANDOM:
+            seated = self.chance.order(n)
+            self.chance_log.append(ChanceOutcome("order", seated))
+            return seated
+        return self._seat_by_roll(list(range(n)))
+
+    def _seat_by_roll(self, group: list[int]) -> tuple[int, ...]:
+        """Each player rolls one die, highest first; tied players re-roll among themselves."""
+        values = self.chance.roll(len(group), self.rules.faces)
+        self.chance_log.append(ChanceOutcome("roll", values))
+        self.events.append(SeatingRolled(tuple(zip(group, values, strict=True))))
+        order: list[int] = []
+        for face in sorted(set(values), reverse=True):
+            tied = [p for p, v in zip(group, values, strict=True) if v == face]
+            order.extend(tied if len(tied) == 1 else self._seat_by_roll(tied))
+        return tuple(order)
+
+    def _next_active(self, player: int) -> int:
+        nxt = self._succ[player]
+        counts = self.counts
+        while not counts[nxt]:
+            nxt = self._succ[nxt]
+        return nxt
+
+    def _start_round(self, opener: int, obliger: int | None, events: list[Event]) -> None:
+        rules = self.rules
+        self.round_number += 1
+        self.obliging = obliging = obliger is not None
+        self.obliger = obliger
+        self.opener = self.to_move = opener
+        self.bid: Bid | None = None
+        self.bidder: int | None = None
+        self.round_bids = 0
+        self.passer: int | None = None
+        self.passed: frozenset[int] = frozenset()
+        self.round_actions: tuple[tuple[int, Action], ...] = ()
+        self.hidden: tuple[tuple[int, ...], ...] = ((),) * self.players
+        self.set_aside: tuple[tuple[int, ...], ...] = ((),) * self.players
+        self._table: BidTable = bid_table(rules, sum(self.counts), obliging)
+        events.append(RoundStarted(self.round_number, opener, obliging, self.counts))
+        self.visibility: Visibility | None = Visibility.NORMAL
+        if obliger is not None:
+            mode = rules.oblige_visibility
+            if mode is ObligeVisibility.OBLIGER_CHOOSES:
+                # The choice comes before anyone looks at the new dice: deal after it.
+                self.visibility = None
+                self.phase = Phase.CHOOSE_VISIBILITY
+                events.append(ObligingRound(obliger, None))
+                return
+            if mode is ObligeVisibility.CLOSED:
+                self.visibility = Visibility.CLOSED
+            events.append(ObligingRound(obliger, str(self.visibility)))
+        self._deal()
+        self.phase = Phase.BIDDING
+
+    def _deal(self) -> None:
+        faces = self.rules.faces
+        hands: list[tuple[int, ...]] = []
+        for count in self.counts:
+            if count:
+                values = self.chance.roll(count, faces)
+                self.chance_log.append(ChanceOutcome("roll", values))
+                hands.append(values)
+            else:
+                hands.append(())
+        self.hidden = tuple(hands)
+
+    # ------------------------------------------------------------------------ queries
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def dice_in_play(self) -> int:
+        return sum(self.counts)
+
+    def hand(self, player: int) -> tuple[int, ...]:
+        """All of a player's dice (hidden and set aside). Not for interfaces: use view()."""
+        return self.hidden[player] + self.set_aside[player]
+
+    def count(self, bid: Bid) -> int:
+        """How many dice on the table match ``bid`` under this round's counting rules."""
+        rules = self.rules
+        wild = rules.aces_wild and not self.obliging
+        return count_matching(
+            self.hidden + self.set_aside, bid.face, wild, rules.wild_needs_natural
+        )
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """What ``player`` (default: the player to act) may do now.
+
+        Out-of-turn players get at most a cruzado call, ``Call(by=player)``.
+        """
+        if self.phase is Phase.OVER:
+            return []
+        if player is None or player == self.to_move:
+            return self._mover_actions()
+        if self._may_call_out_of_turn(player):
+            return [Call(by=player)]
+        return []
+
+    def all_legal_actions(self) -> list[tuple[int, Action]]:
+        """Every (player, action) anyone may take now, out-of-turn calls included."""
+        out = [(self.to_move, a) for a in self.legal_actions()]
+        if self.rules.cruzado:
+            for p in range(self.players):
+                if p != self.to_move and self._may_call_out_of_turn(p):
+                    out.append((p, Call(by=p)))
+        return out
+
+    def _mover_actions(self) -> list[Action]:
+        if self.phase is Phase.CHOOSE_VISIBILITY:
+            return [OPEN, CLOSED]
+        p = self.to_move
+        table = self._table
+        bid = self.bid
+        if bid is None:
+            return list(table.openings(self.counts[p]))
+        raises = table.raises(self._context(p), bid)
+        actions: list[Action] = list(raises)
+        if self.rules.reveal_reroll and not self.obliging:
+            actions.extend(self._reveal_bids(p, raises))
+        actions.append(CALL if self.passer is None else DOUBT_PASS)
+        if self._may_pass(p):
+            actions.append(PASS)
+        if self._may_spot_on(p):
+            actions.append(SPOT_ON)
+        return actions
+
+    def _context(self, player: int) -> RaiseContext:
+        if self.round_bids != 1 and not self.obliging:
+            return RaiseContext.NORMAL
+        if self.obliging:
+            if self._may_change_face(player):
+                return RaiseContext.OBLIGE_FACE_CHANGE
+            return RaiseContext.OBLIGE_SAME_FACE
+        if (
+            self.round_bids == 1
+            and self.bid is not None
+            and self.bid.face == 1
+            and self.rules.open_on_aces is OpenOnAces.FREE_TRANSFORM
+        ):
+            return RaiseContext.FREE_TRANSFORM
+        return RaiseContext.NORMAL
+
+    def _may_change_face(self, player: int) -> bool:
+        rule = self.rules.oblige_face_change
+        if rule is ObligeFaceChange.NOBODY or self.counts[player] != 1:
+            return False
+        if rule is ObligeFaceChange.SINGLE_DIE:
+            return True
+        return player in self.obliged and player != self.obliger
+
+    def _may_pass(self, player: int) -> bool:
+        rules = self.rules
+        return (
+            bool(rules.pass_hands)
+            and not self.obliging
+            and self.active >= rules.pass_min_players
+            and self.passer is None
+            and player not in self.passed
+        )
+
+    def _may_spot_on(self, player: int) -> bool:
+        rules = self.rules
+        if not rules.spot_on or self.obliging or self.active < rules.spot_on_min_players:
+            return False
+        if self.passer is not None and not rules.pass_allows_spot_on:
+            return False
+        threshold = rules.spot_on_threshold
+        if threshold is SpotOnThreshold.MORE_THAN_HALF:
+            return 2 * sum(self.counts) > self.start_total
+        if threshold is SpotOnThreshold.HALF_OR_SINGLE:
+            return 2 * sum(self.counts) >= self.start_total or self.counts[player] == 1
+        return True
+
+    def _may_call_out_of_turn(self, player: int) -> bool:
+        return (
+            self.rules.cruzado
+            and self.phase is Phase.BIDDING
+            and self.bid is not None
+            and 0 <= player < self.players
+            and player != self.bidder
+            and player != self.to_move
+            and self.counts[player] > 0
+        )
+
+    def _reveal_bids(self, player: int, raises: tuple[Bid, ...]) -> list[Action]:
+        hidden = self.hidden[player]
+        most = len(hidden) - 1  # at least one die stays hidden
+        if most < 1:
+            return []
+        wild = self.rules.aces_wild
+        out: list[Action] = []
+        for bid in raises:
+            face = bid.face
+            naturals = hidden.count(face)
+            aces = hidden.count(1) if wild and face != 1 else 0
+            for n in range(naturals + 1):
+                for a in range(aces + 1):
+                    if 1 <= n + a <= most:
+                        out.append(RevealBid(bid, (1,) * a + (face,) * n))
+        return out
+
+    # ---------------------------------------------------------------------- checking
+
+    def problem(self, action: Action) -> str | None:
+        """Why ``action`` is illegal now, or None if it is legal."""
+        phase = self.phase
+        if action.__class__ is Bid and phase is Phase.BIDDING and self.bid is not None:
+            # The hot path (every raise): a memoised set of the legal raises.
+            if action in self._table.raise_set(self._context(self.to_move), self.bid):
+                return None
+            return self._bid_problem(self.to_move, action)  # type: ignore[arg-type]
+        if phase is Phase.OVER:
+            return "the game is over"
+        if isinstance(action, Call) and action.by is not None and action.by != self.to_move:
+            return self._out_of_turn_problem(action.by)
+        p = self.to_move
+        if self.phase is Phase.CHOOSE_VISIBILITY:
+            if isinstance(action, ObligeChoice):
+                return None
+            return f"player {p} must first choose an open or closed obliging round"
+        if isinstance(action, ObligeChoice):
+            return "there is no open or closed choice to make now"
+        bid = self.bid
+        if isinstance(action, Bid):
+            return self._bid_problem(p, action)
+        if isinstance(action, RevealBid):
+            return self._reveal_problem(p, action)
+        if bid is None:
+            return f"player {p} opens the round and must bid"
+        if isinstance(action, Call):
+            if self.passer is not None:
+                return "after a pass you may not call the standing bid: raise it or doubt the pass"
+            return None
+        if isinstance(action, DoubtPass):
+            return None if self.passer is not None else "there is no pass to doubt"
+        if isinstance(action, Pass):
+            return None if self._may_pass(p) else self._pass_problem(p)
+        if isinstance(action, SpotOn):
+            return None if self._may_spot_on(p) else self._spot_on_problem()
+        return f"{action!r} is not an action"
+
+    def _bid_problem(self, player: int, bid: Bid) -> str | None:
+        table = self._table
+        if not (isinstance(bid.quantity, int) and isinstance(bid.face, int)):
+            return f"{bid!r} is not a bid of whole numbers"
+        if not 1 <= bid.face <= self.rules.faces:
+            return f"{bid}: there is no face {bid.face} (faces are 1-{self.rules.faces})"
+        if not 1 <= bid.quantity <= table.dice_in_play:
+            return f"{bid}: the quantity must be 1 to {table.dice_in_play} (the dice in play)"
+        if self.bid is None:
+            return opening_problem(self.rules, bid, self.counts[player], self.obliging)
+        return raise_problem(self.rules, self._context(player), self.bid, bid, self.obliging)
+
+    def _reveal_problem(self, player: int, action: RevealBid) -> str | None:
+        if not self.rules.reveal_reroll:
+            return "reveal-and-reroll is not played under these rules (reveal_reroll=false)"
+        if self.obliging:
+            return "reveal-and-reroll is not allowed in an obliging round"
+        if self.bid is None:
+            return "reveal-and-reroll is allowed on raises only, not on the opening bid"
+        found = self._bid_problem(player, action.bid)
+        if found:
+            return found
+        face, reveal = action.bid.face, action.reveal
+        if not reveal:
+            return "reveal at least one die"
+        wild = self.rules.aces_wild
+        for die in reveal:
+            if die != face and not (wild and die == 1 and face != 1):
+                return f"a revealed die must show the bid's face {face}" + (
+                    " or an ace" if wild and face != 1 else ""
+                )
+        hidden = Counter(self.hidden[player])
+        if Counter(reveal) - hidden:
+            return f"you do not hold {list(reveal)} among your hidden dice"
+        if len(reveal) >= len(self.hidden[player]):
+            return "at least one die must stay hidden"
+        return None
+
+    def _pass_problem(self, player: int) -> str:
+        rules = self.rules
+        if not rules.pass_hands:
+            return "passing is not played under these rules"
+        if self.obliging:
+            return "no passing in an obliging round"
+        if self.active < rules.pass_min_players:
+            return f"passing needs at least {rules.pass_min_players} players in the game"
+        if self.passer is not None:
+            return "two passes may not follow each other"
+        return "each player passes at most once per round"
+
+    def _spot_on_problem(self) -> str:
+        rules = self.rules
+        if not rules.spot_on:
+            return "spot-on is not played under these rules"
+        if self.obliging:
+            return "no spot-on in an obliging round"
+        if self.active < rules.spot_on_min_players:
+            return f"spot-on needs at least {rules.spot_on_min_players} players in the game"
+        if self.passer is not None:
+            return "after a pass you may raise or doubt the pass, not spot-on"
+        if rules.spot_on_threshold is SpotOnThreshold.MORE_THAN_HALF:
+            return "spot-on is allowed only while more than half the starting dice are in play"
+        return "spot-on is allowed only while half the starting dice are in play, or with one die"
+
+    def _out_of_turn_problem(self, player: int) -> str | None:
+        if not isinstance(player, int) or not 0 <= player < self.players:
+            return f"there is no player {player!r}"
+        if not self.rules.cruzado:
+            return f"it is player {self.to_move}'s turn; out-of-turn calls need cruzado"
+        if self.counts[player] == 0:
+            return f"player {player} is out of the game"
+        if self.phase is not Phase.BIDDING or self.bid is None:
+            return "there is no bid to call"
+        if player == self.bidder:
+            return "you may not call your own bid"
+        return None
+
+    # ----------------------------------------------------------------------- playing
+
+    def push(self, action: Action) -> tuple[Event, ...]:
+        """Apply ``action`` for the player to act (or a cruzado caller); return its events.
+
+        An illegal action raises :class:`IllegalActionError` and changes nothing.
+        """
+        found = self.problem(action)
+        if found is not None:
+            raise IllegalActionError(found)
+        saved = self._save()
+        events: list[Event] = []
+        try:
+            player = self._apply(action, events)
+        except BaseException:
+            self._restore(saved)
+            raise
+        self._undo.append(saved)
+        self.history.append((player, action))
+        self.events.extend(events)
+        return tuple(events)
+
+    def pop(self) -> tuple[int, Action]:
+        """Undo the last action and return (player, action). Chance already drawn is not put
+        back: pushing the same action again draws new dice where it ends a round."""
+        if not self._undo:
+            raise DudoError("there is no action to undo")
+        self._restore(self._undo.pop())
+        return self.history.pop()
+
+    def _save(self) -> tuple[Any, ...]:
+        return (_snapshot(self), len(self.events), len(self.chance_log))
+
+    def _restore(self, saved: tuple[Any, ...]) -> None:
+        values, n_events, n_chance = saved
+        for name, value in zip(_STATE_FIELDS, values, strict=True):
+            setattr(self, name, value)
+        del self.events[n_events:]
+        del self.chance_log[n_chance:]
+
+    def _apply(self, action: Action, events: list[Event]) -> int:
+        p = self.to_move
+        if isinstance(action, Bid):
+            self._place_bid(p, action, (), 0, events)
+        elif isinstance(action, RevealBid):
+            self._reveal_and_bid(p, action, events)
+        elif isinstance(action, Call):
+            caller = p if action.by is None else action.by
+            self._call(caller, caller != p, events)
+            p = caller
+        elif isinstance(action, Pass):
+            events.append(Passed(p))
+            self.passer = p
+            self.passed = self.passed | {p}
+            self.round_actions = (*self.round_actions, (p, action))
+            self.to_move = self._next_active(p)
+        elif isinstance(action, DoubtPass):
+            self._doubt_pass(p, events)
+        elif isinstance(action, SpotOn):
+            self._spot_on(p, events)
+        else:
+            self.visibility = Visibility.OPEN if action.open else Visibility.CLOSED
+            events.append(VisibilityChosen(p, action.open))
+            self._deal()
+            self.phase = Phase.BIDDING
+        return p
+
+    def _place_bid(
+        self, p: int, bid: Bid, revealed: tuple[int, ...], rerolled: int, events: list[Event]
+    ) -> None:
+        events.append(BidMade(p, bid, revealed, rerolled))
+        self.bid = bid
+        self.bidder = p
+        self.passer = None
+        self.round_bids += 1
+        self.round_actions = (*self.round_actions, (p, bid))
+        self.to_move = self._next_active(p)
+
+    def _reveal_and_bid(self, p: int, action: RevealBid, events: list[Event]) -> None:
+        rest = list(self.hidden[p])
+        for die in action.reveal:
+            rest.remove(die)
+        rolled = self.chance.roll(len(rest), self.rules.faces)
+        self.chance_log.append(ChanceOutcome("roll", rolled))
+        self.hidden = _replaced(self.hidden, p, rolled)
+        self.set_aside = _replaced(self.set_aside, p, self.set_aside[p] + action.reveal)
+        self._place_bid(p, action.bid, action.reveal, len(rolled), events)
+        # The round's record shows the reveal, not just the bid.
+        self.round_actions = (*self.round_actions[:-1], (p, action))
+
+    def _reveal(self, bid: Bid | None, count: int | None, **extra: Any) -> Revealed:
+        hands = tuple(
+            tuple(sorted(h + s)) for h, s in zip(self.hidden, self.set_aside, strict=True)
+        )
+        wild = self.rules.aces_wild and not self.obliging
+        return Revealed(hands, bid, count, wild, **extra)
+
+    def _call(self, caller: int, out_of_turn: bool, events: list[Event]) -> None:
+        bid, bidder = self.bid, self.bidder
+        assert bid is not None and bidder is not None
+        count = self.count(bid)
+        events.append(Called(caller, bid, bidder, out_of_turn))
+        events.append(self._reveal(bid, count))
+        if count < bid.quantity:
+            loser, winner, miss = bidder, caller, bid.quantity - count
+        else:
+            loser, winner, miss = caller, bidder, count - bid.quantity
+        lost = 1 if self.rules.loss is Loss.ONE else max(1, miss)
+        oblige = self._lose(loser, lost, events)
+        if out_of_turn and winner == caller:
+            self._gain(caller, events)
+        self._next_round(self._opener_after(loser, winner), oblige, events)
+
+    def _spot_on(self, p: int, events: list[Event]) -> None:
+        bid, bidder = self.bid, self.bidder
+        assert bid is not None and bidder is not None
+        count = self.count(bid)
+        events.append(SpotOnClaimed(p, bid, bidder))
+        events.append(self._reveal(bid, count))
+        oblige = None
+        if count == bid.quantity:
+            if self.rules.spot_on_reward is SpotOnReward.GAIN:
+                self._gain(p, events)
+            else:
+                events.append(RoundCancelled(p))
+        else:
+            oblige = self._lose(p, 1, events)
+        self._next_round(p, oblige, events)
+
+    def _doubt_pass(self, p: int, events: list[Event]) -> None:
+        passer = self.passer
+        assert passer is not None
+        shown = pass_hand(self.hand(passer), self.rules.pass_hands)
+        events.append(PassDoubted(p, passer))
+        events.append(self._reveal(None, None, passer=passer, pass_hand=shown))
+        loser, winner = (p, passer) if shown is not None else (passer, p)
+        oblige = self._lose(loser, 1, events)
+        self._next_round(self._opener_after(loser, winner), oblige, events)
+
+    def _opener_after(self, loser: int, winner: int) -> int:
+        return winner if self.rules.next_opener is NextOpener.WINNER else loser
+
+    def _lose(self, player: int, dice: int, events: list[Event]) -> int | None:
+        """Take dice from a player; return the player if this triggers their obliging round."""
+        before = self.counts[player]
+        lost = min(dice, before)
+        after = before - lost
+        self.counts = _replaced(self.counts, player, after)
+        events.append(DiceLost(player, lost, after))
+        if after == 0:
+            events.append(Eliminated(player))
+        if self.rules.oblige and after == 1 and before > 1 and player not in self.obliged:
+            return player
+        return None
+
+    def _gain(self, player: int, events: list[Event]) -> None:
+        if self.counts[player] < self.rules.dice_per_player:
+            self.counts = _replaced(self.counts, player, self.counts[player] + 1)
+            events.append(DieWon(player, self.counts[player]))
+
+    def _next_round(self, opener: int, oblige: int | None, events: list[Event]) -> None:
+        self.active = active = sum(1 for c in self.counts if c)
+        if active == 1:
+            self.winner = next(p for p, c in enumerate(self.counts) if c)
+            self.phase = Phase.OVER
+            self.bid = self.bidder = self.passer = None
+            events.append(GameOver(self.winner))
+            return
+        if oblige is not None and active >= self.rules.oblige_min_players:
+            self.obliged = self.obliged | {oblige}
+            self._start_round(oblige, oblige, events)
+            return
+        if not self.counts[opener]:
+            opener = self._next_active(opener)
+        self._start_round(opener, None, events)
+
+    # ------------------------------------------------------------------------- views
+
+    def view(self, viewer: int | None) -> PlayerView:
+        """What ``viewer`` may know now (None: a spectator)."""
+        if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < self.players):
+            raise DudoError(f"there is no player {viewer!r}")
+        seen: list[tuple[int, ...] | None] = []
+        for p in range(self.players):
+            aside = self.set_aside[p]
+            if self._sees(viewer, p):
+                seen.append(self.hidden[p] + aside)
+            elif aside or not self.counts[p]:
+                seen.append(aside)
+            else:
+                seen.append(None)
+        if viewer is None or self.phase is Phase.OVER:
+            legal: tuple[Action, ...] = ()
+        else:
+            legal = tuple(self.legal_actions(viewer))
+        own = self.hidden[viewer] if viewer is not None and self._sees(viewer, viewer) else None
+        return PlayerView(
+            rules=self.rules,
+            viewer=viewer,
+            players=self.players,
+            order=self.order,
+            dice_counts=self.counts,
+            start_total=self.start_total,
+            obliged=self.obliged,
+            phase=str(self.phase),
+            round_number=self.round_number,
+            obliging=self.obliging,
+            obliger=self.obliger,
+            visibility=None if self.visibility is None else str(self.visibility),
+            opener=self.opener,
+            to_move=None if self.phase is Phase.OVER else self.to_move,
+            standing_bid=self.bid,
+            bidder=self.bidder,
+            passer=self.passer,
+            passed=self.passed,
+            round_actions=self.round_actions,
+            my_dice=own,
+            seen_dice=tuple(seen),
+            set_aside=self.set_aside,
+            legal_actions=legal,
+            events=tuple(self.events),
+            winner=self.winner,
+        )
+
+    def _sees(self, viewer: int | None, owner: int) -> bool:
+        """May ``viewer`` see ``owner``'s hidden dice now?"""
+        if viewer is None or self.phase is not Phase.BIDDING or not self.counts[owner]:
+            return False
+        visibility = self.visibility
+        if visibility is Visibility.NORMAL:
+            return viewer == owner
+        if visibility is Visibility.CLOSED:
+            return viewer == owner and self.counts[owner] == 1
+        return viewer != owner  # open obliging round
+
+    # ------------------------------------------------------------------------ copying
+
+    def clone(self, chance: ChanceSource | None = None) -> Game:
+        """An independent copy of the current state (without undo history). It draws from
+        ``chance`` if given, else shares this game's chance source."""
+        twin = object.__new__(Game)
+        twin.__dict__.update(self.__dict__)
+        twin.events = list(self.events)
+        twin.history = list(self.history)
+        twin.chance_log = list(self.chance_log)
+        twin._undo = []
+        if chance is not None:
+            twin.chance = chance
+        return twin
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game round {self.round_number} {self.phase} to_move={self.to_move} "
+            f"bid={self.bid} dice={list(self.counts)}>"
+        )
+
+
+def _replaced(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def _check_setup(
+    rules: Rules,
+    players: int,
+    order: Sequence[int] | None,
+    dice: Sequence[int] | None,
+    obliged: Iterable[int],
+    obliger: int | None,
+) -> None:
+    if not isinstance(rules, Rules):
+        raise RulesError(f"{rules!r} is not a Rules value")
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise DudoError(f"players: {players!r} is not a whole number")
+    if players < rules.min_players:
+        raise DudoError(f"players: {players} is below min_players={rules.min_players}")
+    if rules.max_players is not None and players > rules.max_players:
+        raise DudoError(f"players: {players} is above max_players={rules.max_players}")
+    if order is not None and sorted(order) != list(range(players)):
+        raise DudoError(f"order: {list(order)} is not an order of players 0..{players - 1}")
+    if dice is not None:
+        if len(dice) != players:
+            raise DudoError(f"dice: {len(dice)} counts given for {players} players")
+        for p, count in enumerate(dice):
+            if not isinstance(count, int) or not 0 <= count <= rules.dice_per_player:
+                raise DudoError(
+                    f"dice: player {p} has {count!r} dice; a hand holds 0..{rules.dice_per_player}"
+                )
+        if sum(1 for c in dice if c) < 2:
+            raise DudoError("dice: at least two players need dice to play")
+    for p in obliged:
+        if not isinstance(p, int) or not 0 <= p < players:
+            raise DudoError(f"obliged: there is no player {p!r}")
+    if obliger is not None:
+        if not isinstance(obliger, int) or not 0 <= obliger < players:
+            raise DudoError(f"obliger: there is no player {obliger!r}")
+        if not rules.oblige:
+            raise DudoError("obliger: these rules have no obliging rounds")

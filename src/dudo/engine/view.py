@@ -1,0 +1,73 @@
+"""What one player, or a spectator, may know now: the only way interfaces read a game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dudo.engine.actions import Action, Bid
+from dudo.engine.events import Event, Revealed
+from dudo.engine.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """Everything ``viewer`` may know (``viewer`` None: a spectator). Nothing more.
+
+    ``seen_dice[p]`` are player p's dice this viewer can see now: their own hidden dice
+    (unless a closed or open obliging round hides them), every other player's in an open
+    obliging round, and dice set aside face up by reveal-and-reroll (which everyone sees).
+    ``None`` means nothing of that hand is visible; ``()`` an empty hand.
+    """
+
+    rules: Rules
+    viewer: int | None
+    players: int
+    order: tuple[int, ...]
+    dice_counts: tuple[int, ...]
+    start_total: int
+    obliged: frozenset[int]
+    phase: str
+    round_number: int
+    obliging: bool
+    obliger: int | None
+    visibility: str | None
+    opener: int
+    to_move: int | None
+    standing_bid: Bid | None
+    bidder: int | None
+    passer: int | None
+    passed: frozenset[int]
+    round_actions: tuple[tuple[int, Action], ...]
+    my_dice: tuple[int, ...] | None
+    seen_dice: tuple[tuple[int, ...] | None, ...]
+    set_aside: tuple[tuple[int, ...], ...]
+    legal_actions: tuple[Action, ...]
+    events: tuple[Event, ...]
+    winner: int | None
+
+    @property
+    def dice_in_play(self) -> int:
+        return sum(self.dice_counts)
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.viewer is not None and self.viewer == self.to_move
+
+    @property
+    def known_dice(self) -> tuple[int, ...]:
+        """Every die whose face this viewer knows now."""
+        return tuple(d for hand in self.seen_dice if hand for d in hand)
+
+    @property
+    def unknown_count(self) -> int:
+        """Dice in play whose faces this viewer does not know."""
+        return self.dice_in_play - len(self.known_dice)
+
+    @property
+    def reveals(self) -> tuple[Revealed, ...]:
+        """Every reveal of the game so far, oldest first."""
+        return tuple(e for e in self.events if isinstance(e, Revealed))

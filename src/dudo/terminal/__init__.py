@@ -1,0 +1,1 @@
+"""Terminal interfaces: the game, the replay printer and the dice cup."""

@@ -1,0 +1,419 @@
+"""The dice cup in the terminal: ``dudo cup`` (interactive) and ``dudo cup ACTION`` (one shot).
+
+The interactive cup reads one command per line from any line source (a terminal, a pipe, a
+list in tests) until ``q`` or end of input, saving the cup after every change so that nothing
+is lost if the program is killed. Commands are single letters or words in English, Spanish or
+Italian, case- and accent-insensitive; ``?`` lists them.
+
+The one-shot form performs one of :data:`ACTIONS`, saves and prints the result.
+
+Entry point for the CLI: :func:`cup_command`. It returns the process exit code: 0 done,
+1 the action was impossible or the cup file could not be used, 2 unknown action.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+import sys
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+from rich.console import Console, Group, RenderableType
+from rich.markup import escape
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from dudo.cup import Cup, CupError
+from dudo.cup.storage import (
+    CorruptCupFileError,
+    cup_path,
+    load_cup,
+    save_cup,
+    set_aside_corrupt,
+)
+
+__all__ = [
+    "ACTIONS",
+    "Command",
+    "InputSource",
+    "cup_command",
+    "parse_command",
+    "render_cup",
+    "run_cup",
+    "run_cup_action",
+]
+
+#: Lines of input: an iterable of lines (``sys.stdin``, a list) or a function returning the
+#: next line and raising :class:`EOFError` at the end (``input``).
+InputSource = Iterable[str] | Callable[[], str]
+
+#: The actions of the one-shot form ``dudo cup ACTION``.
+ACTIONS = ("roll", "remove", "add", "hide", "show", "status", "new")
+
+PROMPT = "cup> "
+
+
+class Command(enum.Enum):
+    ROLL = "roll"
+    REMOVE = "remove"
+    ADD = "add"
+    TOGGLE = "toggle"
+    HIDE = "hide"
+    SHOW = "show"
+    STATUS = "status"
+    NEW = "new"
+    HELP = "help"
+    QUIT = "quit"
+
+
+# English words first, then Spanish and Italian ones. Stored without accents (see
+# _normalize), so "perdí" and "perdi" both match.
+_WORDS: dict[Command, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    Command.ROLL: (("r", "roll", "shake"), ("tirar", "tira", "lanzar", "agitar", "lancia")),
+    Command.REMOVE: (("-", "remove", "lost", "lose"), ("perdi", "quitar", "perso", "togli")),
+    Command.ADD: (("+", "add", "won", "win"), ("gane", "ganar", "anadir", "vinto", "aggiungi")),
+    Command.TOGGLE: (("h", "toggle"), ()),
+    Command.HIDE: (("hide", "cover"), ("ocultar", "tapar", "nascondi", "copri")),
+    Command.SHOW: (("show",), ("mostrar", "ver", "mostra", "vedi")),
+    Command.STATUS: (("s", "status"), ("estado", "stato")),
+    Command.NEW: (("n", "new", "reset"), ("nuevo", "nueva", "nuovo", "nuova")),
+    Command.HELP: (("?", "help"), ("ayuda", "aiuto")),
+    Command.QUIT: (("q", "quit", "exit"), ("salir", "esci")),
+}
+_LOOKUP: dict[str, Command] = {
+    word: cmd for cmd, (english, others) in _WORDS.items() for word in (*english, *others)
+}
+
+_HELP_LINES: tuple[tuple[Command, str], ...] = (
+    (Command.ROLL, "shake the cup: roll all your dice"),
+    (Command.REMOVE, "you lost a die (at 0 you are out)"),
+    (Command.ADD, "you won a die back (never above 5)"),
+    (Command.TOGGLE, "hide the dice, or show them if hidden"),
+    (Command.HIDE, "cover the dice"),
+    (Command.SHOW, "uncover the dice"),
+    (Command.STATUS, "show the cup again"),
+    (Command.NEW, "new game: 5 dice"),
+    (Command.HELP, "this help"),
+    (Command.QUIT, "save and leave (so does end of input)"),
+)
+
+_YES = frozenset({"y", "yes", "s", "si"})
+
+_GLYPHS = "⚀⚁⚂⚃⚄⚅"
+# Pip positions on a 3x3 grid (row, column) for faces 1..6.
+_PIPS: dict[int, frozenset[tuple[int, int]]] = {
+    1: frozenset({(1, 1)}),
+    2: frozenset({(0, 2), (2, 0)}),
+    3: frozenset({(0, 2), (1, 1), (2, 0)}),
+    4: frozenset({(0, 0), (0, 2), (2, 0), (2, 2)}),
+    5: frozenset({(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)}),
+    6: frozenset({(0, 0), (0, 2), (1, 0), (1, 2), (2, 0), (2, 2)}),
+}
+_DIE_WIDTH = 9
+_GAP = "  "
+
+
+def _normalize(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def parse_command(text: str) -> Command | None:
+    """The command named by ``text`` (any case, accents optional), or None if unknown."""
+    return _LOOKUP.get(_normalize(text))
+
+
+# --- drawing ---------------------------------------------------------------------------------
+
+
+def _die_art(face: int | None) -> list[str]:
+    """Five lines drawing one die: ``None`` a covered die, 0 an empty (not rolled) one."""
+    rows = []
+    for r in range(3):
+        if face is None:
+            rows.append("│░░░░░░░│")
+        else:
+            pips = _PIPS.get(face, frozenset())
+            rows.append("│ " + " ".join("●" if (r, c) in pips else " " for c in range(3)) + " │")
+    return ["╭───────╮", *rows, "╰───────╯"]
+
+
+def _caption(face: int) -> str:
+    return f"{_GLYPHS[face - 1]} {face}"
+
+
+def _dice_text(faces: Sequence[int | None], width: int) -> Text:
+    """Dice drawn side by side with glyph and digit under each shown face; compact if narrow.
+
+    ``None`` is a covered die, 0 a die not rolled yet.
+    """
+    shown = all(f for f in faces)
+    if len(faces) * (_DIE_WIDTH + len(_GAP)) > width:
+        # Too narrow for drawn dice: one glyph and digit per die.
+        return Text("  ".join(_caption(f) if f else "▒▒▒" for f in faces), style="bold")
+    arts = [_die_art(f) for f in faces]
+    lines = [_GAP.join(art[i] for art in arts) for i in range(5)]
+    if shown:
+        lines.append(_GAP.join(_caption(f).center(_DIE_WIDTH) for f in faces if f))
+    return Text("\n".join(lines), style="bold", no_wrap=True)
+
+
+def render_cup(cup: Cup, width: int = 80) -> RenderableType:
+    """The cup as a panel: the dice drawn large (or covered), and the count as the title."""
+    noun = "die" if cup.count == 1 else "dice"
+    title = f"Your cup: {cup.count} {noun}" + (" (hidden)" if cup.hidden else "")
+    inner = width - 4  # the panel's border and padding
+    body: RenderableType
+    if cup.out:
+        body = Text("No dice left: you are out of this game. n starts a new game.")
+    elif not cup.rolled:
+        body = Group(_dice_text([0] * cup.count, inner), Text("Not rolled yet: r to roll."))
+    elif cup.hidden:
+        body = Group(_dice_text([None] * cup.count, inner), Text("Hidden: h to show."))
+    else:
+        body = _dice_text(cup.dice, inner)
+    return Panel(body, title=title, title_align="left", expand=False)
+
+
+def _help() -> RenderableType:
+    table = Table(
+        title="Dice cup commands", title_justify="left", show_header=False, box=None, padding=(0, 1)
+    )
+    table.add_column(no_wrap=True, style="bold")
+    table.add_column(no_wrap=True)
+    table.add_column(style="dim")  # Spanish and Italian words: the column that may wrap
+    for cmd, what in _HELP_LINES:
+        english, others = _WORDS[cmd]
+        table.add_row(" ".join(english), what, " ".join(others))
+    return table
+
+
+# --- actions ---------------------------------------------------------------------------------
+
+
+def _apply(cmd: Command, cup: Cup, rng: random.Random) -> tuple[Cup, str]:
+    """Perform a cup-changing (or showing) command; return the new cup and what to say.
+
+    Raises :class:`CupError` for an impossible action.
+    """
+    if cmd is Command.ROLL:
+        new = cup.roll(rng)
+        noun = "die" if new.count == 1 else "dice"
+        return new, f"Rolled {new.count} {noun}." + (" (hidden)" if new.hidden else "")
+    if cmd is Command.REMOVE:
+        new = cup.remove_one()
+        if new.out:
+            return new, "Lost your last die: you are out of the game."
+        return new, f"Lost a die: {new.count} left."
+    if cmd is Command.ADD:
+        new = cup.add_one(rng)
+        said = f"Won a die back: {new.count} now."
+        if new.rolled and not new.hidden:
+            said += f" The new die shows {_caption(new.dice[-1])}."
+        return new, said
+    if cmd is Command.TOGGLE:
+        cmd = Command.SHOW if cup.hidden else Command.HIDE
+    if cmd is Command.HIDE:
+        return cup.with_hidden(True), "The dice are already hidden." if cup.hidden else "Hidden."
+    if cmd is Command.SHOW:
+        return cup.with_hidden(False), "Shown." if cup.hidden else "The dice are already shown."
+    if cmd is Command.NEW:
+        return cup.reset(), f"New game: {cup.max_dice} dice."
+    return cup, ""
+
+
+def _save(console: Console, cup: Cup, path: Path) -> bool:
+    try:
+        save_cup(cup, path)
+    except CupError as err:
+        console.print(f"[red]Warning:[/] {escape(str(err))}")
+        return False
+    return True
+
+
+def _error(console: Console, err: CupError) -> None:
+    text = str(err)
+    console.print(f"[yellow]{escape(text[:1].upper() + text[1:])}[/]")
+
+
+def _reader(console: Console, source: InputSource) -> Callable[[str], str | None]:
+    """A function that shows a prompt and returns the next line, or None at end of input."""
+    next_line: Callable[[], str]
+    if callable(source):
+        next_line = source
+    else:
+        lines = iter(source)
+
+        def next_from_iterable() -> str:
+            try:
+                return next(lines)
+            except StopIteration:
+                raise EOFError from None
+
+        next_line = next_from_iterable
+
+    def read(prompt: str) -> str | None:
+        console.print(prompt, end="")
+        try:
+            return next_line()
+        except (EOFError, KeyboardInterrupt):
+            console.print()  # end the prompt line
+            return None
+
+    return read
+
+
+def _open_interactive(
+    console: Console, path: Path, read: Callable[[str], str | None]
+) -> Cup | None:
+    """Load the cup; for a damaged file, offer a fresh cup. None if the player declines."""
+    try:
+        return load_cup(path)
+    except CorruptCupFileError as err:
+        console.print(f"[red]{escape(str(err))}[/]")
+        answer = read(
+            f"Start a fresh cup of 5 dice? The damaged file will be kept as "
+            f"{escape(path.name)}.corrupt. \\[y/N] "
+        )
+        if answer is None or _normalize(answer) not in _YES:
+            console.print(f"Left {escape(str(path))} as it is.")
+            return None
+        try:
+            kept = set_aside_corrupt(path)
+        except CupError as rename_err:
+            _error(console, rename_err)
+            return None
+        console.print(f"The damaged file is kept as {escape(str(kept))}.")
+        cup = Cup.fresh()
+        _save(console, cup, path)
+        return cup
+    except CupError as err:
+        _error(console, err)
+        return None
+
+
+def run_cup(
+    console: Console,
+    input_lines: InputSource,
+    *,
+    path: Path | None = None,
+    rng: random.Random | None = None,
+) -> int:
+    """The interactive cup: read commands from ``input_lines`` until ``q`` or end of input.
+
+    The cup is saved to ``path`` (default: :func:`dudo.cup.storage.cup_path`) after every
+    change and on leaving. Returns 0, or 1 if the cup file could not be used or saved.
+    """
+    path = cup_path() if path is None else path
+    rng = random.SystemRandom() if rng is None else rng
+    read = _reader(console, input_lines)
+    cup = _open_interactive(console, path, read)
+    if cup is None:
+        return 1
+    console.print("[bold]Dice cup[/]: r roll, - lost a die, + won a die, h hide/show, ? help.")
+    console.print(render_cup(cup, console.width))
+    saved = True
+    while (line := read(PROMPT)) is not None:
+        cmd = parse_command(line)
+        if cmd is None:
+            shown = line.strip()
+            shown = shown if len(shown) <= 30 else shown[:29] + "…"
+            console.print(f"I don't know {escape(repr(shown))}. Type ? for help.")
+            continue
+        if cmd is Command.QUIT:
+            break
+        if cmd is Command.HELP:
+            console.print(_help())
+            continue
+        try:
+            new, said = _apply(cmd, cup, rng)
+        except CupError as err:
+            _error(console, err)
+            continue
+        if new != cup:
+            cup = new
+            saved = _save(console, cup, path)
+        if cup.hidden and cmd in (Command.HIDE, Command.TOGGLE):
+            console.clear()  # the shown dice must not stay on screen (a no-op when piped)
+        if said:
+            console.print(said)
+        console.print(render_cup(cup, console.width))
+    saved = _save(console, cup, path)
+    noun = "die" if cup.count == 1 else "dice"
+    console.print(f"Cup saved with {cup.count} {noun}." if saved else "The cup was not saved.")
+    return 0 if saved else 1
+
+
+def run_cup_action(
+    action: str,
+    console: Console,
+    *,
+    path: Path | None = None,
+    rng: random.Random | None = None,
+) -> int:
+    """One action of :data:`ACTIONS` (any accepted word also works): load, act, save, print.
+
+    Returns 0 done, 1 impossible action or unusable cup file, 2 unknown action. ``new``
+    also recovers from a damaged cup file, keeping it as ``cup.json.corrupt``.
+    """
+    cmd = parse_command(action)
+    if cmd is None or cmd is Command.QUIT:
+        console.print(
+            f"Unknown cup action {escape(repr(action))}: use one of {', '.join(ACTIONS)}, "
+            f"or none for the interactive cup."
+        )
+        return 2
+    if cmd is Command.HELP:
+        console.print(_help())
+        return 0
+    path = cup_path() if path is None else path
+    rng = random.SystemRandom() if rng is None else rng
+    try:
+        cup = load_cup(path)
+    except CorruptCupFileError as err:
+        if cmd is not Command.NEW:
+            console.print(f"[red]{escape(str(err))}[/]")
+            console.print(
+                "Run 'dudo cup new' to start a fresh cup (the damaged file is kept), "
+                "or 'dudo cup' to be asked."
+            )
+            return 1
+        try:
+            kept = set_aside_corrupt(path)
+        except CupError as rename_err:
+            _error(console, rename_err)
+            return 1
+        console.print(f"The damaged cup file is kept as {escape(str(kept))}.")
+        cup = Cup.fresh()
+    except CupError as err:
+        _error(console, err)
+        return 1
+    try:
+        new, said = _apply(cmd, cup, rng)
+    except CupError as err:
+        _error(console, err)
+        return 1
+    if (new != cup or cmd is Command.NEW) and not _save(console, new, path):
+        return 1
+    if said:
+        console.print(said)
+    console.print(render_cup(new, console.width))
+    return 0
+
+
+def cup_command(
+    action: str | None,
+    console: Console,
+    stdin: InputSource | None = None,
+    *,
+    path: Path | None = None,
+    rng: random.Random | None = None,
+) -> int:
+    """``dudo cup [ACTION]``: with no action the interactive cup reading ``stdin`` (default
+    ``sys.stdin``), else one action. Returns the process exit code (0, 1 or 2)."""
+    if action is None:
+        return run_cup(console, sys.stdin if stdin is None else stdin, path=path, rng=rng)
+    return run_cup_action(action, console, path=path, rng=rng)
