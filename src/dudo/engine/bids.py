@@ -8,20 +8,21 @@ raises from each standing bid. Tables are shared between games with equal rules.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import IntEnum
 from functools import lru_cache
 
 from dudo.engine.actions import Bid
 from dudo.engine.rules import AcesFrom, AcesRank, AcesTo, OpenOnAces, RaiseMode, Rules
 
 
-class RaiseContext(Enum):
-    """The four ways raises are judged within a round."""
+class RaiseContext(IntEnum):
+    """The four ways raises are judged within a round. (An IntEnum: it keys hot caches,
+    and int hashing is C-level where Enum hashing is not.)"""
 
-    NORMAL = "normal"  # the rules' raise_mode, with ace arithmetic where aces are wild
-    FREE_TRANSFORM = "free_transform"  # after an opening bid on aces under free_transform
-    OBLIGE_FACE_CHANGE = "oblige_face_change"  # obliging round, this player may change face
-    OBLIGE_SAME_FACE = "oblige_same_face"  # obliging round, quantity up, face kept
+    NORMAL = 0  # the rules' raise_mode, with ace arithmetic where aces are wild
+    FREE_TRANSFORM = 1  # after an opening bid on aces under free_transform
+    OBLIGE_FACE_CHANGE = 2  # obliging round, this player may change face
+    OBLIGE_SAME_FACE = 3  # obliging round, quantity up, face kept
 
 
 def aces_needed_from(rules: Rules, quantity: int) -> int:
@@ -144,6 +145,7 @@ class BidTable:
         self._raises: dict[tuple[RaiseContext, Bid], tuple[Bid, ...]] = {}
         self._raise_sets: dict[tuple[RaiseContext, Bid], frozenset[Bid]] = {}
         self._openings: dict[bool, tuple[Bid, ...]] = {}
+        self._opening_sets: dict[bool, frozenset[Bid]] = {}
 
     def has(self, bid: Bid) -> bool:
         return 1 <= bid.quantity <= self.dice_in_play and 1 <= bid.face <= self.rules.faces
@@ -174,9 +176,19 @@ class BidTable:
         found = self._openings.get(single)
         if found is None:
             found = tuple(
-                b for b in self.bids if opening_problem(self.rules, b, opener_dice, self.obliging) is None
+                b
+                for b in self.bids
+                if opening_problem(self.rules, b, opener_dice, self.obliging) is None
             )
             self._openings[single] = found
+        return found
+
+    def opening_set(self, opener_dice: int) -> frozenset[Bid]:
+        """The same bids as :meth:`openings`, as a set for fast membership tests."""
+        single = opener_dice == 1
+        found = self._opening_sets.get(single)
+        if found is None:
+            found = self._opening_sets[single] = frozenset(self.openings(opener_dice))
         return found
 
 

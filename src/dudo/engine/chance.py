@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, NamedTuple, Protocol
 
 from dudo.engine.errors import ChanceError
 
 ChanceKind = Literal["roll", "order"]
 
 
-@dataclass(frozen=True, slots=True)
-class ChanceOutcome:
+class ChanceOutcome(NamedTuple):
     """One chance outcome as the engine used it: a roll of ``len(values)`` dice, or a seating order."""
 
     kind: ChanceKind
@@ -44,6 +42,8 @@ class RandomChance:
 
     def roll(self, count: int, faces: int) -> tuple[int, ...]:
         rand = self.rng.random
+        if count == 1:
+            return (int(rand() * faces) + 1,)
         return tuple([int(rand() * faces) + 1 for _ in range(count)])
 
     def order(self, players: int) -> tuple[int, ...]:
@@ -99,7 +99,9 @@ class ScriptedChance:
             )
         for v in values:
             if not (isinstance(v, int) and 1 <= v <= faces):
-                raise ChanceError(f"scripted chance entry {self._next}: {v!r} is not a face 1..{faces}")
+                raise ChanceError(
+                    f"scripted chance entry {self._next}: {v!r} is not a face 1..{faces}"
+                )
         self._next += 1  # only a valid entry is used up
         return values
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from dudo.engine.rules import PassHand
 
 
-def count_matching(hands: Iterable[Iterable[int]], face: int, wild: bool, needs_natural: bool) -> int:
+def count_matching(
+    hands: Iterable[Sequence[int]], face: int, wild: bool, needs_natural: bool
+) -> int:
     """Dice on the table that count for a bid on ``face``.
 
     ``wild``: aces count for every other face; ``needs_natural``: only if at least one
@@ -17,14 +19,11 @@ def count_matching(hands: Iterable[Iterable[int]], face: int, wild: bool, needs_
     naturals = 0
     aces = 0
     for hand in hands:
-        for die in hand:
-            if die == face:
-                naturals += 1
-            elif die == 1:
-                aces += 1
+        naturals += hand.count(face)
+        aces += hand.count(1)
     if not wild or face == 1 or (needs_natural and naturals == 0):
         return naturals
-    return naturals + aces
+    return naturals + aces  # face != 1 here, so no die was counted twice
 
 
 def pass_hand(dice: Iterable[int], allowed: frozenset[PassHand]) -> PassHand | None:

@@ -3,127 +3,114 @@
 Every event is public — it is what the whole table sees or hears. Hidden dice are never in
 an event until a reveal shows them to everyone, so the event log can go to any player or
 spectator unfiltered.
+
+Events are named tuples (cheap to create on the engine's hot path, ``_asdict()`` for JSON)
+that compare equal only to events of the same type.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from dudo.engine.actions import Bid
 from dudo.engine.rules import PassHand
 
 
-@dataclass(frozen=True, slots=True)
-class SeatingRolled:
+class SeatingRolled(NamedTuple):
     """A seating roll (or a re-roll among tied players): (player, value) pairs."""
 
     rolls: tuple[tuple[int, int], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class SeatingDecided:
+class SeatingDecided(NamedTuple):
     """The play order: ``order[0]`` opens the first round, then play goes round in ``direction``."""
 
     order: tuple[int, ...]
     direction: str
 
 
-@dataclass(frozen=True, slots=True)
-class RoundStarted:
+class RoundStarted(NamedTuple):
     number: int
     opener: int
     obliging: bool
     dice_counts: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class ObligingRound:
+class ObligingRound(NamedTuple):
     """``player`` obliges this round; ``visibility`` is normal, closed, open or None (to be chosen)."""
 
     player: int
     visibility: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class VisibilityChosen:
+class VisibilityChosen(NamedTuple):
     player: int
     open: bool
 
 
-@dataclass(frozen=True, slots=True)
-class BidMade:
+class BidMade(NamedTuple):
     player: int
     bid: Bid
     revealed: tuple[int, ...] = ()  # dice set aside face up (reveal_reroll)
     rerolled: int = 0  # how many hidden dice were re-rolled
 
 
-@dataclass(frozen=True, slots=True)
-class Passed:
+class Passed(NamedTuple):
     player: int
 
 
-@dataclass(frozen=True, slots=True)
-class Called:
+class Called(NamedTuple):
     player: int
     bid: Bid
     bidder: int
     out_of_turn: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class SpotOnClaimed:
+class SpotOnClaimed(NamedTuple):
     player: int
     bid: Bid
     bidder: int
 
 
-@dataclass(frozen=True, slots=True)
-class PassDoubted:
+class PassDoubted(NamedTuple):
     player: int
     passer: int
 
 
-@dataclass(frozen=True, slots=True)
-class Revealed:
+class Revealed(NamedTuple):
     """All dice shown. For a call or spot-on, ``count`` dice matched ``bid``; for a doubted
     pass, ``pass_hand`` is the passer's qualifying hand (None if the pass was a bluff)."""
 
     hands: tuple[tuple[int, ...], ...]
     bid: Bid | None
-    count: int | None
+    count: int | None  # type: ignore[assignment]  # the field hides tuple.count, on purpose
     wild_aces: bool
     passer: int | None = None
     pass_hand: PassHand | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class DiceLost:
+class DiceLost(NamedTuple):
     player: int
-    count: int
+    count: int  # type: ignore[assignment]  # the field hides tuple.count, on purpose
     remaining: int
 
 
-@dataclass(frozen=True, slots=True)
-class DieWon:
+class DieWon(NamedTuple):
     player: int
     remaining: int
 
 
-@dataclass(frozen=True, slots=True)
-class RoundCancelled:
+class RoundCancelled(NamedTuple):
     """A right spot-on under ``spot_on_reward=cancel``: nobody gains or loses, the round is re-dealt."""
 
     player: int
 
 
-@dataclass(frozen=True, slots=True)
-class Eliminated:
+class Eliminated(NamedTuple):
     player: int
 
 
-@dataclass(frozen=True, slots=True)
-class GameOver:
+class GameOver(NamedTuple):
     winner: int
 
 
@@ -145,3 +132,37 @@ Event = (
     | Eliminated
     | GameOver
 )
+
+
+def _same_event(self: tuple[object, ...], other: object) -> bool:
+    return type(self) is type(other) and tuple.__eq__(self, other) is True
+
+
+def _different_event(self: tuple[object, ...], other: object) -> bool:
+    return not _same_event(self, other)
+
+
+EVENT_TYPES: tuple[type[tuple[object, ...]], ...] = (
+    SeatingRolled,
+    SeatingDecided,
+    RoundStarted,
+    ObligingRound,
+    VisibilityChosen,
+    BidMade,
+    Passed,
+    Called,
+    SpotOnClaimed,
+    PassDoubted,
+    Revealed,
+    DiceLost,
+    DieWon,
+    RoundCancelled,
+    Eliminated,
+    GameOver,
+)
+
+for _type in EVENT_TYPES:
+    # Plain tuple equality would make Passed(1) == Eliminated(1).
+    setattr(_type, "__eq__", _same_event)  # noqa: B010
+    setattr(_type, "__ne__", _different_event)  # noqa: B010
+    setattr(_type, "__hash__", tuple.__hash__)  # noqa: B010

@@ -100,7 +100,10 @@ _STATE_FIELDS = (
     "round_bids",
     "passer",
     "passed",
-    "round_actions",
+    "_round_start",
+    "_after",
+    "_pass_ok",
+    "_spot_ok",
     "winner",
     "active",
     "_table",
@@ -116,6 +119,42 @@ class Game:
     player's starting dice (default: ``dice_per_player`` each); ``start_total`` the dice
     the game began with, for positions set up mid-game.
     """
+
+    __slots__ = (
+        "_after",
+        "_pass_ok",
+        "_round_start",
+        "_spot_ok",
+        "_succ",
+        "_table",
+        "_undo",
+        "active",
+        "bid",
+        "bidder",
+        "chance",
+        "chance_log",
+        "counts",
+        "events",
+        "hidden",
+        "history",
+        "obliged",
+        "obliger",
+        "obliging",
+        "opener",
+        "order",
+        "passed",
+        "passer",
+        "phase",
+        "players",
+        "round_bids",
+        "round_number",
+        "rules",
+        "set_aside",
+        "start_total",
+        "to_move",
+        "visibility",
+        "winner",
+    )
 
     def __init__(
         self,
@@ -147,7 +186,7 @@ class Game:
         self._undo: list[tuple[Any, ...]] = []
         self.round_number = 0
         self.winner: int | None = None
-        self.active = sum(1 for c in self.counts if c)
+        self.active = players - self.counts.count(0)
 
         self.order = self._seat(order)
         step = 1 if rules.direction is Direction.CLOCKWISE else -1
@@ -155,7 +194,7 @@ class Game:
         for i, p in enumerate(self.order):
             succ[p] = self.order[(i + step) % players]
         self._succ = tuple(succ)
-        self.events.append(SeatingDecided(self.order, str(rules.direction)))
+        self.events.append(SeatingDecided(self.order, rules.direction))
 
         first = self.order[0] if self.counts[self.order[0]] else self._next_active(self.order[0])
         if obliger is not None:
@@ -229,6 +268,22 @@ class Game:
             nxt = self._succ[nxt]
         return nxt
 
+    def _successors(self) -> tuple[int, ...]:
+        """Who acts after each player this round (dice counts only change between rounds)."""
+        counts, succ = self.counts, self._succ
+        after = []
+        for p in range(self.players):
+            nxt = succ[p]
+            while not counts[nxt]:
+                nxt = succ[nxt]
+            after.append(nxt)
+        return tuple(after)
+
+    @property
+    def round_actions(self) -> tuple[tuple[int, Action], ...]:
+        """The (player, action) pairs of the current round."""
+        return tuple(self.history[self._round_start :])
+
     def _start_round(self, opener: int, obliger: int | None, events: list[Event]) -> None:
         rules = self.rules
         self.round_number += 1
@@ -240,7 +295,10 @@ class Game:
         self.round_bids = 0
         self.passer: int | None = None
         self.passed: frozenset[int] = frozenset()
-        self.round_actions: tuple[tuple[int, Action], ...] = ()
+        # The action that ended the last round is appended to history after this runs.
+        self._round_start = len(self.history) + (1 if self.round_number > 1 else 0)
+        self._after = self._successors()
+        self._pass_ok, self._spot_ok = self._round_permissions()
         self.hidden: tuple[tuple[int, ...], ...] = ((),) * self.players
         self.set_aside: tuple[tuple[int, ...], ...] = ((),) * self.players
         self._table: BidTable = bid_table(rules, sum(self.counts), obliging)
@@ -267,7 +325,7 @@ class Game:
             if count:
                 values = self.chance.roll(count, faces)
                 self.chance_log.append(ChanceOutcome("roll", values))
-                hands.append(values)
+                hands.append(tuple(sorted(values)))
             else:
                 hands.append(())
         self.hidden = tuple(hands)
@@ -290,9 +348,10 @@ class Game:
         """How many dice on the table match ``bid`` under this round's counting rules."""
         rules = self.rules
         wild = rules.aces_wild and not self.obliging
-        return count_matching(
-            self.hidden + self.set_aside, bid.face, wild, rules.wild_needs_natural
-        )
+        hands = self.hidden
+        if self.set_aside.count(()) != self.players:
+            hands = hands + self.set_aside
+        return count_matching(hands, bid.face, wild, rules.wild_needs_natural)
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """What ``player`` (default: the player to act) may do now.
@@ -359,28 +418,30 @@ class Game:
             return True
         return player in self.obliged and player != self.obliger
 
-    def _may_pass(self, player: int) -> bool:
+    def _round_permissions(self) -> tuple[bool, tuple[bool, ...]]:
+        """May anyone pass this round, and may each player spot-on (before what happens
+        within the round)? Dice counts only change between rounds, so this is per round."""
         rules = self.rules
-        return (
-            bool(rules.pass_hands)
-            and not self.obliging
-            and self.active >= rules.pass_min_players
-            and self.passer is None
-            and player not in self.passed
-        )
-
-    def _may_spot_on(self, player: int) -> bool:
-        rules = self.rules
-        if not rules.spot_on or self.obliging or self.active < rules.spot_on_min_players:
-            return False
-        if self.passer is not None and not rules.pass_allows_spot_on:
-            return False
+        active = self.players - self.counts.count(0)
+        pass_ok = bool(rules.pass_hands) and not self.obliging and active >= rules.pass_min_players
+        if not rules.spot_on or self.obliging or active < rules.spot_on_min_players:
+            return pass_ok, (False,) * self.players
+        in_play = 2 * sum(self.counts)
         threshold = rules.spot_on_threshold
         if threshold is SpotOnThreshold.MORE_THAN_HALF:
-            return 2 * sum(self.counts) > self.start_total
+            return pass_ok, (in_play > self.start_total,) * self.players
         if threshold is SpotOnThreshold.HALF_OR_SINGLE:
-            return 2 * sum(self.counts) >= self.start_total or self.counts[player] == 1
-        return True
+            half = in_play >= self.start_total
+            return pass_ok, tuple([half or c == 1 for c in self.counts])
+        return pass_ok, (True,) * self.players
+
+    def _may_pass(self, player: int) -> bool:
+        return self._pass_ok and self.passer is None and player not in self.passed
+
+    def _may_spot_on(self, player: int) -> bool:
+        if not self._spot_ok[player]:
+            return False
+        return self.passer is None or self.rules.pass_allows_spot_on
 
     def _may_call_out_of_turn(self, player: int) -> bool:
         return (
@@ -415,12 +476,21 @@ class Game:
     def problem(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or None if it is legal."""
         phase = self.phase
-        if action.__class__ is Bid and phase is Phase.BIDDING and self.bid is not None:
-            # The hot path (every raise): a memoised set of the legal raises.
-            if action in self._table.raise_set(self._context(self.to_move), self.bid):
+        kind = action.__class__
+        if phase is Phase.BIDDING:
+            # Hot paths first (every bid and call of every game): memoised sets of legal bids.
+            standing = self.bid
+            if kind is Bid:
+                if standing is None:
+                    legal = self._table.opening_set(self.counts[self.to_move])
+                else:
+                    legal = self._table.raise_set(self._context(self.to_move), standing)
+                if action in legal:
+                    return None
+                return self._bid_problem(self.to_move, action)  # type: ignore[arg-type]
+            if kind is Call and action.by is None and standing is not None and self.passer is None:  # type: ignore[union-attr]
                 return None
-            return self._bid_problem(self.to_move, action)  # type: ignore[arg-type]
-        if phase is Phase.OVER:
+        elif phase is Phase.OVER:
             return "the game is over"
         if isinstance(action, Call) and action.by is not None and action.by != self.to_move:
             return self._out_of_turn_problem(action.by)
@@ -581,8 +651,7 @@ class Game:
             events.append(Passed(p))
             self.passer = p
             self.passed = self.passed | {p}
-            self.round_actions = (*self.round_actions, (p, action))
-            self.to_move = self._next_active(p)
+            self.to_move = self._after[p]
         elif isinstance(action, DoubtPass):
             self._doubt_pass(p, events)
         elif isinstance(action, SpotOn):
@@ -602,8 +671,7 @@ class Game:
         self.bidder = p
         self.passer = None
         self.round_bids += 1
-        self.round_actions = (*self.round_actions, (p, bid))
-        self.to_move = self._next_active(p)
+        self.to_move = self._after[p]
 
     def _reveal_and_bid(self, p: int, action: RevealBid, events: list[Event]) -> None:
         rest = list(self.hidden[p])
@@ -611,16 +679,17 @@ class Game:
             rest.remove(die)
         rolled = self.chance.roll(len(rest), self.rules.faces)
         self.chance_log.append(ChanceOutcome("roll", rolled))
-        self.hidden = _replaced(self.hidden, p, rolled)
+        self.hidden = _replaced(self.hidden, p, tuple(sorted(rolled)))
         self.set_aside = _replaced(self.set_aside, p, self.set_aside[p] + action.reveal)
         self._place_bid(p, action.bid, action.reveal, len(rolled), events)
-        # The round's record shows the reveal, not just the bid.
-        self.round_actions = (*self.round_actions[:-1], (p, action))
 
     def _reveal(self, bid: Bid | None, count: int | None, **extra: Any) -> Revealed:
-        hands = tuple(
-            tuple(sorted(h + s)) for h, s in zip(self.hidden, self.set_aside, strict=True)
-        )
+        if self.set_aside.count(()) == self.players:
+            hands = self.hidden  # already sorted at the deal
+        else:
+            hands = tuple(
+                tuple(sorted(h + s)) for h, s in zip(self.hidden, self.set_aside, strict=True)
+            )
         wild = self.rules.aces_wild and not self.obliging
         return Revealed(hands, bid, count, wild, **extra)
 
@@ -688,9 +757,9 @@ class Game:
             events.append(DieWon(player, self.counts[player]))
 
     def _next_round(self, opener: int, oblige: int | None, events: list[Event]) -> None:
-        self.active = active = sum(1 for c in self.counts if c)
+        self.active = active = self.players - self.counts.count(0)
         if active == 1:
-            self.winner = next(p for p, c in enumerate(self.counts) if c)
+            self.winner = self.counts.index(max(self.counts))  # the one player with dice
             self.phase = Phase.OVER
             self.bid = self.bidder = self.passer = None
             events.append(GameOver(self.winner))
@@ -768,7 +837,8 @@ class Game:
         """An independent copy of the current state (without undo history). It draws from
         ``chance`` if given, else shares this game's chance source."""
         twin = object.__new__(Game)
-        twin.__dict__.update(self.__dict__)
+        for name in Game.__slots__:
+            setattr(twin, name, getattr(self, name))
         twin.events = list(self.events)
         twin.history = list(self.history)
         twin.chance_log = list(self.chance_log)

@@ -8,9 +8,10 @@ Every constructor validates, so an impossible value or combination never reaches
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Mapping
+from typing import Any
 
 from dudo.engine.errors import RulesError
 
@@ -316,7 +317,9 @@ def _validate(r: Rules) -> None:
     if not 2 <= r.faces <= 6:
         raise bad("faces", f"{r.faces} is outside 2..6 (a die has at most six faces)")
     if not 1 <= r.dice_per_player <= 5:
-        raise bad("dice_per_player", f"{r.dice_per_player} is outside 1..5 (a hand holds at most 5)")
+        raise bad(
+            "dice_per_player", f"{r.dice_per_player} is outside 1..5 (a hand holds at most 5)"
+        )
     if r.min_players < 2:
         raise bad("min_players", f"{r.min_players} is below 2: Dudo needs two or more players")
     if r.max_players is not None and r.max_players < r.min_players:
@@ -325,7 +328,9 @@ def _validate(r: Rules) -> None:
         if getattr(r, name) not in (2, 3):
             raise bad(name, f"{getattr(r, name)} is not 2 or 3")
     if r.wild_needs_natural and not r.aces_wild:
-        raise bad("wild_needs_natural", "needs aces_wild=true (aces that are not wild need no natural)")
+        raise bad(
+            "wild_needs_natural", "needs aces_wild=true (aces that are not wild need no natural)"
+        )
     if r.aces_wild and r.faces < 3:
         raise bad("aces_wild", f"with faces={r.faces} there is no face for a wild ace to stand for")
     if (
@@ -341,7 +346,9 @@ def _validate(r: Rules) -> None:
             "or aces_to=floor_half_plus_one",
         )
     if r.pass_hands and r.dice_per_player < 5:
-        raise bad("pass_hands", f"pass hands need five dice, but dice_per_player={r.dice_per_player}")
+        raise bad(
+            "pass_hands", f"pass hands need five dice, but dice_per_player={r.dice_per_player}"
+        )
     if PassHand.FIVE_DIFFERENT in r.pass_hands and r.faces < 5:
         raise bad("pass_hands", f"five_different needs at least five faces, but faces={r.faces}")
     if r.pass_allows_spot_on and not (r.pass_hands and r.spot_on):

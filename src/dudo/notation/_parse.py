@@ -118,8 +118,8 @@ def _build_faces() -> tuple[dict[str, int], dict[str, str]]:
 _CALLS: Final = _build_calls()
 _NUMBERS, _NUMBER_LANGS = _build_numbers()
 _FACES, _FACE_LANGS = _build_faces()
-_REVEAL: Final = frozenset(_fold(w) for pair in REVEAL_TEXT.values() for w in pair) | frozenset(
-    REVEAL_SYNONYMS
+_REVEAL: Final = frozenset(
+    _fold(word) for words in (*REVEAL_TEXT.values(), REVEAL_SYNONYMS) for word in words
 )
 
 

@@ -27,25 +27,30 @@ def check_language(lang: str) -> None:
 
 # --- numbers -------------------------------------------------------------------------------------
 
-_EN_SMALL: Final = (
+
+def _split(words: str) -> tuple[str, ...]:
+    return tuple(words.split())
+
+
+_EN_SMALL: Final = _split(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
     "fifteen sixteen seventeen eighteen nineteen"
-).split()
-_EN_TENS: Final = "- - twenty thirty forty fifty sixty seventy eighty ninety".split()
+)
+_EN_TENS: Final = _split("- - twenty thirty forty fifty sixty seventy eighty ninety")
 
 # Spanish writes 16..29 as one word, so the table runs to 29.
-_ES_SMALL: Final = (
+_ES_SMALL: Final = _split(
     "cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince "
     "dieciséis diecisiete dieciocho diecinueve veinte veintiuno veintidós veintitrés "
     "veinticuatro veinticinco veintiséis veintisiete veintiocho veintinueve"
-).split()
-_ES_TENS: Final = "- - - treinta cuarenta cincuenta sesenta setenta ochenta noventa".split()
+)
+_ES_TENS: Final = _split("- - - treinta cuarenta cincuenta sesenta setenta ochenta noventa")
 
-_IT_SMALL: Final = (
+_IT_SMALL: Final = _split(
     "zero uno due tre quattro cinque sei sette otto nove dieci undici dodici tredici "
     "quattordici quindici sedici diciassette diciotto diciannove"
-).split()
-_IT_TENS: Final = "- - venti trenta quaranta cinquanta sessanta settanta ottanta novanta".split()
+)
+_IT_TENS: Final = _split("- - venti trenta quaranta cinquanta sessanta settanta ottanta novanta")
 
 
 def _english(n: int) -> str:
@@ -66,9 +71,8 @@ def _spanish(n: int, gender: Gender | None) -> str:
         # the written accent of "veintiún" follows from the shortening.
         stem = word.removesuffix("uno")
         if gender == "f":
-            word = stem + "una"
-        else:
-            word = stem + ("ún" if stem == "veinti" else "un")
+            return stem + "una"
+        return stem + ("ún" if stem == "veinti" else "un")
     return word
 
 

@@ -1,0 +1,139 @@
+"""Engine speed: complete random games through the public API, against OpenSpiel.
+
+Run by hand (not a test):  python bench/engine_speed.py [--seconds 1.0] [--repeats 5]
+
+(a) heads-up, single-round ``liars-dice`` with 1 and with 5 dice each, beside OpenSpiel's
+    ``liars_dice`` (numdice 1 and 5) driven by the same kind of Python loop; the ratio
+    ours/OpenSpiel is the median over repetitions that alternate the two in one run.
+(b) full 6-player ``dudo`` games.
+
+OpenSpiel comes from the optional extra:  pip install -e '.[openspiel]'
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from dudo.engine import Game, RandomChance, Rules, preset
+
+Runner = Callable[[float], tuple[int, int]]
+
+
+def ours_single_round(rules: Rules) -> Runner:
+    """Random legal play until the first round is decided (the first die lost or won)."""
+
+    def run(seconds: float) -> tuple[int, int]:
+        rng = random.Random(1)
+        chance = RandomChance(rng=rng)
+        choice = rng.choice
+        games = actions = 0
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            for _ in range(100):
+                game = Game(rules, 2, chance=chance)
+                while game.round_number == 1 and not game.is_over:
+                    game.push(choice(game.legal_actions()))
+                    actions += 1
+                games += 1
+        return games, actions
+
+    return run
+
+
+def ours_full_game(rules: Rules, players: int) -> Runner:
+    """Random legal play of whole games, every player (out-of-turn calls included)."""
+
+    def run(seconds: float) -> tuple[int, int]:
+        rng = random.Random(2)
+        chance = RandomChance(rng=rng)
+        choice = rng.choice
+        games = actions = 0
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            game = Game(rules, players, chance=chance)
+            while not game.is_over:
+                game.push(choice(game.legal_actions()))
+                actions += 1
+            games += 1
+        return games, actions
+
+    return run
+
+
+def openspiel_liars_dice(numdice: int) -> Runner | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game_type = pyspiel.load_game("liars_dice", {"numdice": numdice, "players": 2})
+
+    def run(seconds: float) -> tuple[int, int]:
+        rng = random.Random(1)
+        choice = rng.choice
+        games = actions = 0
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            for _ in range(100):
+                state = game_type.new_initial_state()
+                while not state.is_terminal():
+                    if state.is_chance_node():
+                        state.apply_action(choice(state.chance_outcomes())[0])
+                    else:
+                        state.apply_action(choice(state.legal_actions()))
+                        actions += 1
+                games += 1
+        return games, actions
+
+    return run
+
+
+def measure(runner: Runner, seconds: float) -> tuple[float, float]:
+    start = time.perf_counter()
+    games, actions = runner(seconds)
+    elapsed = time.perf_counter() - start
+    return games / elapsed, actions / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
+    parser.add_argument("--repeats", type=int, default=5, help="repetitions (median reported)")
+    args = parser.parse_args()
+
+    print(f"{'case':<40} {'games/s':>10} {'actions/s':>11} {'ours/OpenSpiel':>15}")
+    for dice in (1, 5):
+        rules = preset("liars-dice", dice_per_player=dice)
+        ours = ours_single_round(rules)
+        theirs = openspiel_liars_dice(dice)
+        ours_runs, theirs_runs, ratios = [], [], []
+        for _ in range(args.repeats):
+            ours_runs.append(measure(ours, args.seconds))
+            if theirs is not None:
+                theirs_runs.append(measure(theirs, args.seconds))
+                ratios.append(ours_runs[-1][0] / theirs_runs[-1][0])
+        games = statistics.median(g for g, _ in ours_runs)
+        acts = statistics.median(a for _, a in ours_runs)
+        ratio = f"{statistics.median(ratios):.2f}" if ratios else "n/a"
+        print(
+            f"{f'liars-dice 1v1 single round, {dice} dice':<40} {games:>10.0f} {acts:>11.0f} {ratio:>15}"
+        )
+        if theirs_runs:
+            games = statistics.median(g for g, _ in theirs_runs)
+            acts = statistics.median(a for _, a in theirs_runs)
+            print(f"{f'  OpenSpiel liars_dice, numdice={dice}':<40} {games:>10.0f} {acts:>11.0f}")
+        else:
+            print("  OpenSpiel not installed: pip install -e '.[openspiel]'")
+
+    full = ours_full_game(preset("dudo"), 6)
+    runs = [measure(full, args.seconds) for _ in range(args.repeats)]
+    games = statistics.median(g for g, _ in runs)
+    acts = statistics.median(a for _, a in runs)
+    print(f"{'dudo, 6 players, full games':<40} {games:>10.1f} {acts:>11.0f}")
+
+
+if __name__ == "__main__":
+    main()

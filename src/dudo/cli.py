@@ -1,0 +1,115 @@
+"""The ``dudo`` command: wires the parts together (terminal game, replay, dice cup, rules).
+
+Each command imports its part only when run, so ``dudo --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+app = typer.Typer(
+    name="dudo",
+    help="Dudo (Perudo, Cacho, Liar's Dice): play in the terminal, replay games, use the dice cup.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+@app.command()
+def play(
+    players: Annotated[int, typer.Option(help="Seats at the table: you plus bots.")] = 4,
+    rules: Annotated[str, typer.Option("--rules", help="Preset: see `dudo rules`.")] = "dudo",
+    settings: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="House rule OPTION=VALUE (repeatable), e.g. --set spot_on=false."),
+    ] = None,
+    lang: Annotated[str, typer.Option(help="Language of the game: en, es or it.")] = "en",
+    seed: Annotated[int | None, typer.Option(help="Seed for dice and bots (replayable).")] = None,
+    bots: Annotated[str, typer.Option(help="Bot level: random or easy.")] = "easy",
+    name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
+    record_dir: Annotated[
+        Path | None, typer.Option(help="Where to save the game record.")
+    ] = None,
+) -> None:
+    """Play Dudo in the terminal against computer players."""
+    from dudo.terminal.play import play_command
+
+    code = play_command(
+        players=players,
+        rules_name=rules,
+        settings=settings or [],
+        lang=lang,
+        seed=seed,
+        bots=bots,
+        name=name,
+        record_dir=record_dir,
+        console=Console(),
+        input_fn=None,
+    )
+    raise typer.Exit(code)
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON).")],
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the final state as JSON instead.")
+    ] = False,
+    lang: Annotated[str, typer.Option(help="Language: en, es or it.")] = "en",
+) -> None:
+    """Replay a game record round by round, checking every action."""
+    from dudo.terminal.replay import replay_command
+
+    raise typer.Exit(replay_command(file, json_output, Console(), lang=lang))
+
+
+@app.command()
+def cup(
+    action: Annotated[
+        str | None,
+        typer.Argument(help="roll, remove, add, hide, show, status or new; none: interactive."),
+    ] = None,
+) -> None:
+    """The dice cup for a real table: roll, remove a die, add a die, hide/show."""
+    from dudo.terminal.cup_screen import cup_command
+
+    raise typer.Exit(cup_command(action, Console(), sys.stdin))
+
+
+@app.command("rules")
+def rules_command(
+    preset_name: Annotated[
+        str | None, typer.Argument(metavar="PRESET", help="Show every option of one preset.")
+    ] = None,
+) -> None:
+    """List the presets, or every option of one preset."""
+    from dudo.engine import PRESET_SUMMARIES, PRESETS, DudoError, preset
+
+    console = Console()
+    if preset_name is None:
+        for key, summary in PRESET_SUMMARIES.items():
+            console.print(f"[bold]{key}[/bold]: {summary}")
+        return
+    try:
+        chosen = preset(preset_name)
+    except DudoError as error:
+        console.print(f"[red]error:[/red] {error}")
+        raise typer.Exit(2) from None
+    for option, value in chosen.to_dict().items():
+        default = PRESETS["dudo"].to_dict()[option]
+        mark = "" if value == default else "  (differs from dudo)"
+        console.print(f"{option} = {value}{mark}")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()
