@@ -11,7 +11,7 @@ from __future__ import annotations
 from enum import IntEnum
 from functools import lru_cache
 
-from dudo.engine.actions import Bid
+from dudo.engine.actions import CALL, Action, Bid
 from dudo.engine.rules import AcesFrom, AcesRank, AcesTo, OpenOnAces, RaiseMode, Rules
 
 
@@ -144,6 +144,7 @@ class BidTable:
         self.bids: tuple[Bid, ...] = tuple(every)
         self._raises: dict[tuple[RaiseContext, Bid], tuple[Bid, ...]] = {}
         self._raise_sets: dict[tuple[RaiseContext, Bid], frozenset[Bid]] = {}
+        self._with_call: dict[tuple[RaiseContext, Bid], tuple[Action, ...]] = {}
         self._openings: dict[bool, tuple[Bid, ...]] = {}
         self._opening_sets: dict[bool, frozenset[Bid]] = {}
 
@@ -160,6 +161,14 @@ class BidTable:
                 b for b in self.bids if raise_problem(rules, context, standing, b, obliging) is None
             )
             self._raises[key] = found
+        return found
+
+    def raises_then_call(self, context: RaiseContext, standing: Bid) -> tuple[Action, ...]:
+        """The legal raises followed by the call: all a player may do in a plain round."""
+        key = (context, standing)
+        found = self._with_call.get(key)
+        if found is None:
+            found = self._with_call[key] = (*self.raises(context, standing), CALL)
         return found
 
     def raise_set(self, context: RaiseContext, standing: Bid) -> frozenset[Bid]:

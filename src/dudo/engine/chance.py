@@ -47,8 +47,12 @@ class RandomChance:
         return tuple([int(rand() * faces) + 1 for _ in range(count)])
 
     def order(self, players: int) -> tuple[int, ...]:
+        # Fisher-Yates with random(): random.shuffle's bit-level draws are slower here.
         seats = list(range(players))
-        self.rng.shuffle(seats)
+        rand = self.rng.random
+        for i in range(players - 1, 0, -1):
+            j = int(rand() * (i + 1))
+            seats[i], seats[j] = seats[j], seats[i]
         return tuple(seats)
 
 

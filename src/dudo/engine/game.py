@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
+from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
@@ -104,6 +105,7 @@ _STATE_FIELDS = (
     "_after",
     "_pass_ok",
     "_spot_ok",
+    "_plain",
     "winner",
     "active",
     "_table",
@@ -123,6 +125,7 @@ class Game:
     __slots__ = (
         "_after",
         "_pass_ok",
+        "_plain",
         "_round_start",
         "_spot_ok",
         "_succ",
@@ -170,7 +173,7 @@ class Game:
         obliger: int | None = None,
     ) -> None:
         self.rules = rules = rules if rules is not None else PRESETS["dudo"]
-        _check_setup(rules, players, order, dice, obliged, obliger)
+        _check_setup(rules, players, order, dice, obliged, obliger, start_total)
         if chance is not None and seed is not None:
             raise DudoError("give either seed or chance, not both")
         self.chance: ChanceSource = chance if chance is not None else RandomChance(seed)
@@ -268,17 +271,6 @@ class Game:
             nxt = self._succ[nxt]
         return nxt
 
-    def _successors(self) -> tuple[int, ...]:
-        """Who acts after each player this round (dice counts only change between rounds)."""
-        counts, succ = self.counts, self._succ
-        after = []
-        for p in range(self.players):
-            nxt = succ[p]
-            while not counts[nxt]:
-                nxt = succ[nxt]
-            after.append(nxt)
-        return tuple(after)
-
     @property
     def round_actions(self) -> tuple[tuple[int, Action], ...]:
         """The (player, action) pairs of the current round."""
@@ -297,11 +289,11 @@ class Game:
         self.passed: frozenset[int] = frozenset()
         # The action that ended the last round is appended to history after this runs.
         self._round_start = len(self.history) + (1 if self.round_number > 1 else 0)
-        self._after = self._successors()
-        self._pass_ok, self._spot_ok = self._round_permissions()
+        self._after, self._pass_ok, self._spot_ok, self._plain, self._table = _round_setup(
+            rules, self._succ, self.counts, obliging, self.start_total
+        )
         self.hidden: tuple[tuple[int, ...], ...] = ((),) * self.players
         self.set_aside: tuple[tuple[int, ...], ...] = ((),) * self.players
-        self._table: BidTable = bid_table(rules, sum(self.counts), obliging)
         events.append(RoundStarted(self.round_number, opener, obliging, self.counts))
         self.visibility: Visibility | None = Visibility.NORMAL
         if obliger is not None:
@@ -324,7 +316,7 @@ class Game:
         for count in self.counts:
             if count:
                 values = self.chance.roll(count, faces)
-                self.chance_log.append(ChanceOutcome("roll", values))
+                self.chance_log.append(_new_tuple(ChanceOutcome, ("roll", values)))
                 hands.append(tuple(sorted(values)))
             else:
                 hands.append(())
@@ -358,9 +350,16 @@ class Game:
 
         Out-of-turn players get at most a cruzado call, ``Call(by=player)``.
         """
-        if self.phase is Phase.OVER:
+        phase = self.phase
+        if phase is Phase.OVER:
             return []
         if player is None or player == self.to_move:
+            bid = self.bid
+            if self._plain and bid is not None and phase is Phase.BIDDING:
+                context = RaiseContext.NORMAL
+                if self.round_bids == 1 or self.obliging:
+                    context = self._context(self.to_move)
+                return list(self._table.raises_then_call(context, bid))
             return self._mover_actions()
         if self._may_call_out_of_turn(player):
             return [Call(by=player)]
@@ -417,23 +416,6 @@ class Game:
         if rule is ObligeFaceChange.SINGLE_DIE:
             return True
         return player in self.obliged and player != self.obliger
-
-    def _round_permissions(self) -> tuple[bool, tuple[bool, ...]]:
-        """May anyone pass this round, and may each player spot-on (before what happens
-        within the round)? Dice counts only change between rounds, so this is per round."""
-        rules = self.rules
-        active = self.players - self.counts.count(0)
-        pass_ok = bool(rules.pass_hands) and not self.obliging and active >= rules.pass_min_players
-        if not rules.spot_on or self.obliging or active < rules.spot_on_min_players:
-            return pass_ok, (False,) * self.players
-        in_play = 2 * sum(self.counts)
-        threshold = rules.spot_on_threshold
-        if threshold is SpotOnThreshold.MORE_THAN_HALF:
-            return pass_ok, (in_play > self.start_total,) * self.players
-        if threshold is SpotOnThreshold.HALF_OR_SINGLE:
-            half = in_play >= self.start_total
-            return pass_ok, tuple([half or c == 1 for c in self.counts])
-        return pass_ok, (True,) * self.players
 
     def _may_pass(self, player: int) -> bool:
         return self._pass_ok and self.passer is None and player not in self.passed
@@ -604,11 +586,30 @@ class Game:
 
         An illegal action raises :class:`IllegalActionError` and changes nothing.
         """
+        if action.__class__ is Bid and self.phase is Phase.BIDDING:
+            # The hot path (most actions of every game): a bid checked against a memoised set.
+            p = self.to_move
+            standing = self.bid
+            if standing is None:
+                legal = self._table.opening_set(self.counts[p])
+            else:
+                context = RaiseContext.NORMAL
+                if self.round_bids == 1 or self.obliging:
+                    context = self._context(p)
+                legal = self._table.raise_set(context, standing)
+            if action in legal:
+                saved = (_snapshot(self), len(self.events), len(self.chance_log))
+                events: list[Event] = []
+                self._place_bid(p, action, (), 0, events)
+                self._undo.append(saved)
+                self.history.append((p, action))
+                self.events.extend(events)
+                return tuple(events)
         found = self.problem(action)
         if found is not None:
             raise IllegalActionError(found)
         saved = self._save()
-        events: list[Event] = []
+        events = []
         try:
             player = self._apply(action, events)
         except BaseException:
@@ -666,7 +667,7 @@ class Game:
     def _place_bid(
         self, p: int, bid: Bid, revealed: tuple[int, ...], rerolled: int, events: list[Event]
     ) -> None:
-        events.append(BidMade(p, bid, revealed, rerolled))
+        events.append(_new_tuple(BidMade, (p, bid, revealed, rerolled)))
         self.bid = bid
         self.bidder = p
         self.passer = None
@@ -854,6 +855,43 @@ class Game:
         )
 
 
+@lru_cache(maxsize=4096)
+def _round_setup(
+    rules: Rules, succ: tuple[int, ...], counts: tuple[int, ...], obliging: bool, start_total: int
+) -> tuple[tuple[int, ...], bool, tuple[bool, ...], bool, BidTable]:
+    """What a round's dice counts decide before anyone acts (counts only change between
+    rounds): who acts after each player, whether anyone may pass, whether each player may
+    spot-on, whether the round is plain (only raises and calls), and the bid table."""
+    players = len(counts)
+    after = []
+    for p in range(players):
+        nxt = succ[p]
+        while not counts[nxt]:
+            nxt = succ[nxt]
+        after.append(nxt)
+    active = players - counts.count(0)
+    pass_ok = bool(rules.pass_hands) and not obliging and active >= rules.pass_min_players
+    spot_ok: tuple[bool, ...]
+    in_play = 2 * sum(counts)
+    threshold = rules.spot_on_threshold
+    if not rules.spot_on or obliging or active < rules.spot_on_min_players:
+        spot_ok = (False,) * players
+    elif threshold is SpotOnThreshold.MORE_THAN_HALF:
+        spot_ok = (in_play > start_total,) * players
+    elif threshold is SpotOnThreshold.HALF_OR_SINGLE:
+        spot_ok = tuple([in_play >= start_total or c == 1 for c in counts])
+    else:
+        spot_ok = (True,) * players
+    plain = not (pass_ok or any(spot_ok) or (rules.reveal_reroll and not obliging))
+    table = bid_table(rules, sum(counts), obliging)
+    return tuple(after), pass_ok, spot_ok, plain, table
+
+
+# Builds a named tuple without its Python-level __new__: events and chance outcomes are
+# created on every engine step.
+_new_tuple = tuple.__new__
+
+
 def _replaced(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*values[:index], value, *values[index + 1 :])
 
@@ -865,6 +903,7 @@ def _check_setup(
     dice: Sequence[int] | None,
     obliged: Iterable[int],
     obliger: int | None,
+    start_total: int | None,
 ) -> None:
     if not isinstance(rules, Rules):
         raise RulesError(f"{rules!r} is not a Rules value")
@@ -894,3 +933,14 @@ def _check_setup(
             raise DudoError(f"obliger: there is no player {obliger!r}")
         if not rules.oblige:
             raise DudoError("obliger: these rules have no obliging rounds")
+        if dice is not None and not dice[obliger]:
+            raise DudoError(f"obliger: player {obliger} has no dice")
+    if start_total is not None:
+        in_play = sum(dice) if dice is not None else players * rules.dice_per_player
+        if isinstance(start_total, bool) or not isinstance(start_total, int):
+            raise DudoError(f"start_total: {start_total!r} is not a whole number")
+        if start_total < in_play:
+            raise DudoError(
+                f"start_total: {start_total} is below the {in_play} dice in play; "
+                "it counts the dice the game began with"
+            )

@@ -1,0 +1,401 @@
+"""Reading records: JSON text to a checked :class:`Record`, with errors naming the entry."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from collections.abc import Mapping
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, NoReturn
+
+from dudo.engine.actions import Action, Call
+from dudo.engine.chance import ChanceOutcome
+from dudo.engine.errors import NotationError, RecordError, RulesError
+from dudo.engine.rules import OPTION_NAMES, PassHand, Rules, describe_option, from_mapping
+from dudo.notation import parse_action
+from dudo.records._model import (
+    FORMAT,
+    PLAYER_KINDS,
+    V1_OPTIONS,
+    VERSION,
+    PlayerInfo,
+    PlayerKind,
+    Record,
+    RecordedAction,
+    Result,
+    Setup,
+)
+
+_FIELDS: tuple[str, ...] = ("format", "version", "preset", "rules", "players", "setup")
+_FIELDS += ("chance", "actions", "result", "meta")
+_OPTIONAL_FIELDS = frozenset({"preset"})
+_DEFAULT_RULES = Rules()
+
+
+def _fail(path: str, why: str) -> NoReturn:
+    raise RecordError(f"{path}: {why}")
+
+
+def _show(value: Any) -> str:
+    """A value as it appears in an error message: 'text', 12, true, null, [1, 2], {...}."""
+    if isinstance(value, str):
+        text = repr(value)
+    elif isinstance(value, dict):
+        text = "an object" if value else "{}"
+    elif isinstance(value, list):
+        text = "a list" if value else "[]"
+    else:
+        try:
+            text = json.dumps(value)
+        except (TypeError, ValueError):  # pragma: no cover - JSON values always dump
+            text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _object(value: Any, path: str, example: str = "") -> dict[str, Any]:
+    if not isinstance(value, dict):
+        like = f" like {example}" if example else ""
+        _fail(path, f"{_show(value)} is not an object{like}")
+    return value
+
+
+def _list(value: Any, path: str) -> list[Any]:
+    if not isinstance(value, list):
+        _fail(path, f"{_show(value)} is not a list")
+    return value
+
+
+def _int(value: Any, path: str, what: str = "a whole number") -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        _fail(path, f"{_show(value)} is not {what}")
+    return value
+
+
+def _text(value: Any, path: str) -> str:
+    if not isinstance(value, str):
+        _fail(path, f"{_show(value)} is not text")
+    return value
+
+
+def _keys(
+    obj: Mapping[str, Any], path: str, allowed: tuple[str, ...], required: tuple[str, ...]
+) -> None:
+    """Unknown keys first (in the order written), then the first missing one."""
+    prefix = f"{path}." if path else ""
+    for key in obj:
+        if key not in allowed:
+            _fail(
+                f"{prefix}{key}", f"unknown field; {path or 'a record'} holds {', '.join(allowed)}"
+            )
+    for key in required:
+        if key not in obj:
+            _fail(f"{prefix}{key}", "missing")
+
+
+def _player(value: Any, path: str, players: int) -> int:
+    p = _int(value, path, "a player number")
+    if not 0 <= p < players:
+        _fail(path, f"{p} is not a player (players are 0..{players - 1})")
+    return p
+
+
+# ------------------------------------------------------------------------------ rules
+
+
+def _option(name: str, value: Any) -> Any:
+    """Check the JSON type (and, for named values, the value) of one rule option."""
+    path = f"rules.{name}"
+    default = getattr(_DEFAULT_RULES, name)
+    expected = describe_option(name)
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            _fail(path, f"{_show(value)} is not true or false")
+    elif isinstance(default, StrEnum):
+        if not isinstance(value, str) or value not in {str(v) for v in type(default)}:
+            _fail(path, f"{_show(value)} is not valid; use {expected}")
+    elif isinstance(default, frozenset):
+        items = _list(value, path)
+        seen: set[str] = set()
+        for i, item in enumerate(items):
+            if not isinstance(item, str) or item not in {str(h) for h in PassHand}:
+                _fail(f"{path}[{i}]", f"{_show(item)} is not a pass hand; use {expected}")
+            if item in seen:
+                _fail(f"{path}[{i}]", f"{item!r} is listed twice")
+            seen.add(item)
+    elif name == "max_players":
+        if value is not None:
+            _int(value, path, "a whole number or null")
+    elif isinstance(default, int):
+        _int(value, path)
+    return value
+
+
+def _rules_message(message: str) -> str:
+    """A RulesError message ("faces: 9 is outside 2..6") as a record error path."""
+    m = re.match(r"(\w+)(:\s*|=)", message)
+    if m and m.group(1) in OPTION_NAMES:
+        name = m.group(1)
+        rest = message[m.end() :] if m.group(2) != "=" else message
+        return f"rules.{name}: {rest}"
+    return f"rules: {message}"
+
+
+def parse_rules(value: Any) -> Rules:
+    obj = _object(value, "rules")
+    options: dict[str, Any] = {}
+    for key, item in obj.items():
+        if key not in OPTION_NAMES:
+            _fail(f"rules.{key}", "unknown option")
+        options[key] = _option(key, item)
+    for name in V1_OPTIONS:
+        if name not in obj:
+            _fail(f"rules.{name}", "missing (a record holds every rule option)")
+    try:
+        return from_mapping(options, base=_DEFAULT_RULES)
+    except RulesError as exc:
+        raise RecordError(_rules_message(str(exc))) from None
+
+
+# -------------------------------------------------------------------- the other parts
+
+
+def _players(value: Any, rules: Rules) -> tuple[PlayerInfo, ...]:
+    items = _list(value, "players")
+    n = len(items)
+    if n < rules.min_players:
+        _fail("players", f"{n} players; these rules need at least {rules.min_players}")
+    if rules.max_players is not None and n > rules.max_players:
+        _fail("players", f"{n} players; these rules allow at most {rules.max_players}")
+    out: list[PlayerInfo] = []
+    for i, item in enumerate(items):
+        path = f"players[{i}]"
+        obj = _object(item, path, '{"name": "Ana", "kind": "human"}')
+        _keys(obj, path, ("name", "kind", "bot"), ("name", "kind"))
+        name = _text(obj["name"], f"{path}.name")
+        kind = obj["kind"]
+        if kind not in PLAYER_KINDS:
+            _fail(f"{path}.kind", f"{_show(kind)} is not human or bot")
+        bot: str | None = None
+        if "bot" in obj:
+            if kind != "bot":
+                _fail(f"{path}.bot", "only a bot player names a bot")
+            bot = _text(obj["bot"], f"{path}.bot")
+        player_kind: PlayerKind = "bot" if kind == "bot" else "human"
+        out.append(PlayerInfo(name, player_kind, bot))
+    return tuple(out)
+
+
+def _int_list(value: Any, path: str, what: str) -> tuple[int, ...]:
+    return tuple(_int(v, f"{path}[{i}]", what) for i, v in enumerate(_list(value, path)))
+
+
+def _is_order(values: tuple[int, ...], players: int) -> bool:
+    return sorted(values) == list(range(players))
+
+
+def _setup(value: Any, rules: Rules, n: int) -> Setup:
+    obj = _object(value, "setup")
+    _keys(obj, "setup", ("order", "dice", "start_total", "obliged", "obliger"), ())
+    order = dice = None
+    start_total = obliger = None
+    obliged: tuple[int, ...] = ()
+    if "order" in obj:
+        order = _int_list(obj["order"], "setup.order", "a player number")
+        if not _is_order(order, n):
+            _fail("setup.order", f"{list(order)} is not an order of players 0..{n - 1}")
+    if "dice" in obj:
+        dice = _int_list(obj["dice"], "setup.dice", "a number of dice")
+        if len(dice) != n:
+            _fail("setup.dice", f"{len(dice)} counts for {n} players")
+        for p, count in enumerate(dice):
+            if not 0 <= count <= rules.dice_per_player:
+                _fail(f"setup.dice[{p}]", f"{count} dice; a hand holds 0..{rules.dice_per_player}")
+        if sum(1 for c in dice if c) < 2:
+            _fail("setup.dice", "at least two players need dice to play")
+    if "start_total" in obj:
+        start_total = _int(obj["start_total"], "setup.start_total")
+    if "obliged" in obj:
+        items = _list(obj["obliged"], "setup.obliged")
+        obliged = tuple(_player(v, f"setup.obliged[{i}]", n) for i, v in enumerate(items))
+        if len(set(obliged)) != len(obliged):
+            _fail("setup.obliged", f"{list(obliged)} names a player twice")
+    if "obliger" in obj:
+        obliger = _player(obj["obliger"], "setup.obliger", n)
+        if not rules.oblige:
+            _fail("setup.obliger", "these rules have no obliging rounds (oblige is false)")
+        counts = dice if dice is not None else (rules.dice_per_player,) * n
+        if not counts[obliger]:
+            _fail("setup.obliger", f"player {obliger} has no dice")
+    return Setup(order, dice, start_total, obliged, obliger)
+
+
+def _chance(value: Any, rules: Rules, n: int) -> tuple[ChanceOutcome, ...]:
+    out: list[ChanceOutcome] = []
+    for i, item in enumerate(_list(value, "chance")):
+        path = f"chance[{i}]"
+        obj = _object(item, path, '{"roll": [3, 5]} or {"order": [1, 0]}')
+        if len(obj) != 1 or next(iter(obj)) not in ("roll", "order"):
+            keys = ", ".join(repr(k) for k in obj) or "no key"
+            _fail(
+                path, f'holds {keys}; a chance outcome is {{"roll": [...]}} or {{"order": [...]}}'
+            )
+        if "roll" in obj:
+            values = _int_list(obj["roll"], f"{path}.roll", "a die value")
+            if not values:
+                _fail(f"{path}.roll", "a roll of no dice")
+            for j, v in enumerate(values):
+                if not 1 <= v <= rules.faces:
+                    _fail(f"{path}.roll[{j}]", f"{v} is not a face 1..{rules.faces}")
+            out.append(ChanceOutcome("roll", values))
+        else:
+            values = _int_list(obj["order"], f"{path}.order", "a player number")
+            if not _is_order(values, n):
+                _fail(f"{path}.order", f"{list(values)} is not an order of players 0..{n - 1}")
+            out.append(ChanceOutcome("order", values))
+    return tuple(out)
+
+
+def parse_action_text(text: Any, path: str, faces: int) -> Action:
+    """One canonical action (``5x3``, ``call``, ``5x3 reveal 3,3``...); a call reads as Call()."""
+    text = _text(text, path)
+    try:
+        action = parse_action(text, faces)
+    except NotationError as exc:
+        _fail(path, str(exc))
+    if str(action) != text:
+        _fail(path, f"{text!r} is not in the record notation; write {str(action)!r}")
+    return action
+
+
+def _actions(value: Any, rules: Rules, n: int) -> tuple[RecordedAction, ...]:
+    out: list[RecordedAction] = []
+    for i, item in enumerate(_list(value, "actions")):
+        path = f"actions[{i}]"
+        obj = _object(item, path, '{"player": 0, "action": "5x3"}')
+        _keys(obj, path, ("player", "action"), ("player", "action"))
+        player = _player(obj["player"], f"{path}.player", n)
+        action = parse_action_text(obj["action"], f"{path}.action", rules.faces)
+        out.append(RecordedAction(player, Call() if isinstance(action, Call) else action))
+    return tuple(out)
+
+
+def _result(value: Any, n: int) -> Result | None:
+    if value is None:
+        return None
+    obj = _object(value, "result", '{"winner": 0, "rounds": 9} or null')
+    _keys(obj, "result", ("winner", "rounds"), ("winner", "rounds"))
+    winner = _player(obj["winner"], "result.winner", n)
+    rounds = _int(obj["rounds"], "result.rounds")
+    if rounds < 1:
+        _fail("result.rounds", f"{rounds} is not a number of rounds played")
+    return Result(winner, rounds)
+
+
+def parse_record(data: Any) -> Record:
+    """A :class:`Record` from JSON data (as :func:`json.loads` gives it), checked for form:
+    every field present and of the right type, rules valid, actions in the record notation.
+    Whether the actions are legal is checked by replaying (:func:`dudo.records.replay`)."""
+    if not isinstance(data, dict):
+        raise RecordError(f"not a record: the top level is {_show(data)}, not an object")
+    if "format" not in data:
+        _fail("format", f"missing: this is not a {FORMAT} file")
+    if data["format"] != FORMAT:
+        _fail("format", f"{_show(data['format'])} is not {FORMAT!r}: this is not a {FORMAT} file")
+    if "version" not in data:
+        _fail("version", "missing")
+    version = _int(data["version"], "version", "a version number")
+    if version != VERSION:
+        raise RecordError(
+            f"version {version} is not supported (this program reads version {VERSION})"
+        )
+    required = tuple(f for f in _FIELDS if f not in _OPTIONAL_FIELDS)
+    _keys(data, "", _FIELDS, required)
+    preset = None if "preset" not in data else _text(data["preset"], "preset")
+    rules = parse_rules(data["rules"])
+    players = _players(data["players"], rules)
+    n = len(players)
+    return Record(
+        rules=rules,
+        players=players,
+        setup=_setup(data["setup"], rules, n),
+        chance=_chance(data["chance"], rules, n),
+        actions=_actions(data["actions"], rules, n),
+        result=_result(data["result"], n),
+        meta=dict(_object(data["meta"], "meta")),
+        preset=preset,
+        version=version,
+    )
+
+
+# --------------------------------------------------------------------------- JSON text
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is too large a number")
+    return value
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def loads_record(text: str | bytes) -> Record:
+    """A :class:`Record` from the JSON text of a record."""
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    if not isinstance(text, str):
+        raise RecordError(f"{type(text).__name__} is not the text of a record")
+    try:
+        data = json.loads(
+            text,
+            parse_constant=_no_constant,
+            parse_float=_finite,
+            object_pairs_hook=_no_duplicates,
+        )
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise RecordError("not JSON this program can read: nested too deeply") from None
+    except ValueError as exc:
+        raise RecordError(f"not JSON: {exc}") from None
+    return parse_record(data)
+
+
+def read_record(source: str | bytes | os.PathLike[str]) -> Record:
+    """Read and check a record from a file path, or from its text.
+
+    A :class:`~pathlib.Path` (any path-like) or a string not starting with ``{`` is a file
+    to read; ``bytes`` or a string starting with ``{`` is the record's JSON text. Every
+    problem raises :class:`RecordError`.
+    """
+    if isinstance(source, bytes | bytearray):
+        return loads_record(source)
+    if isinstance(source, str) and source.lstrip().startswith("{"):
+        return loads_record(source)
+    if not isinstance(source, str | os.PathLike):
+        raise RecordError(f"{source!r} is not a file name or the text of a record")
+    path = Path(source)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # e.g. a NUL character in the name
+        raise RecordError(f"cannot read {str(path)!r}: {exc}") from None
+    return loads_record(data)
