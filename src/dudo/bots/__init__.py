@@ -1,0 +1,56 @@
+"""Computer players. A bot sees only the engine's view for its seat and returns one of the
+legal actions in it.
+
+Every bot implements :class:`Bot` (``name`` and ``choose(view)``); the ones here also answer
+``wants_out_of_turn_call(view)`` for out-of-turn calls under ``cruzado``
+(:class:`OutOfTurnCaller`, :func:`out_of_turn_call`). A bot draws its randomness from the
+``random.Random`` it is built with, so a seeded game between bots replays exactly.
+:func:`make_bot` builds a bot by level name: ``random``, ``easy`` (alias ``probability``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from dudo.bots.base import Bot, OutOfTurnCaller, out_of_turn_call
+from dudo.bots.probability import ProbabilityBot
+from dudo.bots.random_bot import RandomBot
+from dudo.engine.errors import DudoError
+
+__all__ = [
+    "BOT_ALIASES",
+    "BOT_NAMES",
+    "Bot",
+    "OutOfTurnCaller",
+    "ProbabilityBot",
+    "RandomBot",
+    "make_bot",
+    "out_of_turn_call",
+]
+
+_FACTORIES: dict[str, Callable[[random.Random], Bot]] = {
+    "random": RandomBot,
+    "easy": ProbabilityBot,
+}
+
+BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
+"""The bot levels, weakest first."""
+
+BOT_ALIASES: dict[str, str] = {"probability": "easy"}
+"""Other names accepted by :func:`make_bot`."""
+
+
+def make_bot(name: str, rng: random.Random) -> Bot:
+    """A new bot of level ``name`` drawing its randomness from ``rng``.
+
+    An unknown name raises :class:`DudoError` listing the available bots.
+    """
+    key = name.strip().lower() if isinstance(name, str) else ""
+    key = BOT_ALIASES.get(key, key)
+    factory = _FACTORIES.get(key)
+    if factory is None:
+        names = ", ".join(BOT_NAMES)
+        aliases = ", ".join(f"{alias} = {target}" for alias, target in BOT_ALIASES.items())
+        raise DudoError(f"unknown bot {name!r}; available bots: {names} (aliases: {aliases})")
+    return factory(rng)
