@@ -1,0 +1,1132 @@
+"""``dudo play``: you against computer players in the terminal.
+
+The screen reads the game only through ``game.view(you)``; each bot gets ``game.view(seat)``
+for its own seat. Everything is printed as plain lines (rich styles only add colour), so the
+game works the same with input piped in and output redirected.
+
+What is shown
+    At the start: the rules (preset and house rules), the players, the seating rolls and the
+    play order. Every round: a header (round number, obliging round and its visibility), the
+    table (every player in play order from the opener: dice held, what they did this round,
+    ``>`` before whoever acts, ``out`` when eliminated) and your dice with their face names
+    (or why you cannot see them in a closed or open obliging round, and the dice you see of
+    others). Every action by anyone. At your turn: the table again, your dice, the bids of
+    this round, the standing bid, the lowest few legal bids and the other legal actions, then
+    the prompt. Every reveal: all hands, the bid, the count that decided it, who lost or won
+    dice, eliminations, the next obliging round, and at the end the winner.
+
+What you type
+    A bid or call in any of the notations of :mod:`dudo.notation` (``5x3``, ``five trains``,
+    ``cinco trenes``, ``call``, ``dudo``, ``calzo``, ``paso``, ``dudo el paso``, ``open``,
+    ``cerrado``, ``5x3 reveal 3,3`` ...), whatever the display language; or a command:
+    ``?``/``help`` (your legal actions explained), ``moves``/``all`` (every legal action),
+    ``rules`` (the options in play), ``table`` (show the table again), ``quit`` (asks for
+    confirmation; the record of the unfinished game is saved too). Anything else gets a
+    message saying what is wrong (the notation's or the engine's reason) and a new prompt.
+
+Out-of-turn calls (``cruzado``)
+    After every action by someone else that leaves a bid standing, if you may call it out of
+    turn you are asked first (empty line: play on; a call word: call now). Then the bots are
+    asked in play order from the bidder. So under cruzado there is one extra prompt after
+    each bot's bid; without cruzado there is none.
+
+Language
+    Face names, bids in words and call words are in the chosen language (``--lang``); the rest
+    of the screen (labels, help, messages) is English.
+
+End of the game
+    When you are eliminated the bots play on with a one-line summary per round until the
+    winner. At the end, on ``quit``, at the end of input (piped input exhausted) or on Ctrl-C
+    the record is saved to ``record_dir`` (default ``$DUDO_HOME/records``, else
+    ``platformdirs.user_data_dir("dudo")/records``) as ``dudo-YYYYMMDD-HHMMSS.json`` and its
+    path is printed. A bot's pause before acting (so you can follow) happens only when the
+    output is a terminal.
+
+:func:`play_game` plays a game the caller has set up (any position, any bots), for tests and
+other front ends; it does not save anything.
+
+Entry point for the CLI: :func:`play_command`. Exit codes: 0 the game ended or you quit (also
+at end of input), 1 the record could not be saved, 2 bad options (preset, ``--set``,
+language, bot level, number of players), 130 interrupted by Ctrl-C (the record is saved).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from rich.console import Console
+from rich.text import Text
+
+from dudo.bots import Bot, make_bot, out_of_turn_call
+from dudo.engine.actions import (
+    CALL,
+    DOUBT_PASS,
+    PASS,
+    SPOT_ON,
+    Action,
+    Bid,
+    Call,
+    DoubtPass,
+    ObligeChoice,
+    Pass,
+    RevealBid,
+    SpotOn,
+)
+from dudo.engine.errors import DudoError, IllegalActionError, NotationError
+from dudo.engine.events import (
+    BidMade,
+    Called,
+    DiceLost,
+    DieWon,
+    Eliminated,
+    Event,
+    GameOver,
+    ObligingRound,
+    PassDoubted,
+    Passed,
+    Revealed,
+    RoundCancelled,
+    RoundStarted,
+    SeatingDecided,
+    SeatingRolled,
+    SpotOnClaimed,
+    VisibilityChosen,
+)
+from dudo.engine.game import Game
+from dudo.engine.rules import (
+    PRESETS,
+    AcesFrom,
+    AcesTo,
+    Direction,
+    ObligeFaceChange,
+    RaiseMode,
+    Rules,
+    parse_assignment,
+    preset,
+)
+from dudo.engine.view import PlayerView
+from dudo.notation import LANGUAGES, face_name, format_action, parse_action
+from dudo.records import PlayerInfo, write_record
+
+__all__ = [
+    "BOT_NAMES",
+    "HOME_ENV",
+    "InputFn",
+    "build_rules",
+    "default_record_dir",
+    "play_command",
+    "play_game",
+]
+
+#: Reads one line after showing a prompt, like :func:`input`; raises :class:`EOFError` at
+#: the end of input.
+InputFn = Callable[[str], str]
+
+#: Environment variable naming the program's data directory (records go in ``records/``).
+HOME_ENV = "DUDO_HOME"
+
+#: Names given to the bots, in seat order (``Bot N`` beyond the list).
+BOT_NAMES = ("Ana", "Beto", "Carmen", "Diego", "Elena", "Felix", "Gabi", "Hugo", "Ines", "Julia")
+
+#: Seconds a bot waits before acting, when the output is a terminal.
+BOT_PAUSE = 0.6
+
+#: How many of the lowest legal bids the screen lists.
+SHOWN_BIDS = 5
+
+_COMMANDS_HELP = (
+    "Commands: ? or help (your options explained), moves or all (every legal action), "
+    "rules (the rules in play), table (the table again), quit (stop; the game is saved)."
+)
+_YES = frozenset({"y", "yes", "s", "si", "sí"})
+
+
+def default_record_dir() -> Path:
+    """Where records go: ``$DUDO_HOME/records`` if ``DUDO_HOME`` is set and not empty, else
+    ``records`` in the user's data directory for ``dudo``."""
+    home = os.environ.get(HOME_ENV, "").strip()
+    base = Path(home).expanduser() if home else Path(platformdirs.user_data_dir("dudo"))
+    return base / "records"
+
+
+def build_rules(rules_name: str, settings: Sequence[str]) -> Rules:
+    """The preset ``rules_name`` with the ``OPTION=VALUE`` house rules in ``settings``.
+
+    Raises :class:`~dudo.engine.errors.RulesError` naming what is wrong.
+    """
+    options: dict[str, str] = {}
+    for text in settings:
+        name, value = parse_assignment(text)
+        options[name] = value
+    base = preset(rules_name)
+    return base.with_options(**options) if options else base
+
+
+class _Quit(Exception):
+    """The player stops the game; ``status`` goes into the record's meta data."""
+
+    def __init__(self, status: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class _Setup:
+    rules: Rules
+    preset: str
+    seed: int
+    lang: str
+    level: str
+    names: tuple[str, ...]
+
+
+def play_command(
+    *,
+    players: int = 4,
+    rules_name: str = "dudo",
+    settings: Sequence[str] = (),
+    lang: str = "en",
+    seed: int | None = None,
+    bots: str = "easy",
+    name: str = "You",
+    record_dir: Path | None = None,
+    console: Console,
+    input_fn: InputFn | None = None,
+) -> int:
+    """Play one game of Dudo on ``console``: you in seat 0 against ``players - 1`` bots of
+    level ``bots``, under the preset ``rules_name`` with the ``OPTION=VALUE`` house rules in
+    ``settings``, game words in ``lang``. ``seed`` fixes the dice and the bots' choices
+    (default: a fresh seed, printed and kept in the record).
+
+    ``input_fn(prompt)`` reads your lines (default: the terminal through ``console.input``,
+    echoing the line when standard input is not a terminal so a piped game reads as a
+    transcript). The record is saved in ``record_dir`` (default :func:`default_record_dir`).
+
+    Returns the exit code: 0 the game ended or you quit (also at end of input), 1 the record
+    could not be saved, 2 bad options, 130 interrupted (Ctrl-C).
+    """
+    try:
+        setup = _prepare(players, rules_name, settings, lang, seed, bots, name)
+        game = Game(setup.rules, players, seed=setup.seed)
+        bot_seats: dict[int, Bot] = {
+            seat: make_bot(bots, random.Random(f"dudo-play-bot:{setup.seed}:{seat}"))
+            for seat in range(1, players)
+        }
+    except DudoError as exc:
+        console.print(Text(f"error: {exc}", style="red"), soft_wrap=True)
+        return 2
+    read = input_fn if input_fn is not None else _terminal_reader(console)
+    started = datetime.now().astimezone()
+    status, code = "finished", 0
+    try:
+        status = play_game(
+            game,
+            bot_seats,
+            console=console,
+            input_fn=read,
+            names=setup.names,
+            lang=setup.lang,
+            preset_name=setup.preset,
+            seed=setup.seed,
+        )
+    except EOFError:
+        console.print()
+        console.print(Text("End of input: the game stops here.", style="yellow"))
+        status = "input ended"
+    except KeyboardInterrupt:
+        console.print()
+        console.print(Text("Interrupted: the game stops here.", style="yellow"))
+        status, code = "interrupted", 130
+    except BaseException:
+        # Whatever went wrong, keep the game played so far, then let the error through.
+        _save(game, setup, started, "crashed", record_dir, console)
+        raise
+    saved = _save(game, setup, started, status, record_dir, console)
+    return code if saved else 1
+
+
+def play_game(
+    game: Game,
+    bots: Mapping[int, Bot],
+    *,
+    console: Console,
+    input_fn: InputFn,
+    names: Sequence[str] | None = None,
+    lang: str = "en",
+    preset_name: str | None = None,
+    seed: int | None = None,
+) -> str:
+    """Play ``game`` on ``console`` from where it stands: you in seat 0 (reading your lines
+    with ``input_fn``), ``bots[seat]`` in every other seat. ``names`` are the seats' display
+    names (default "You", "Ana", "Beto", ...); ``preset_name`` and ``seed`` are shown in the
+    opening lines only.
+
+    Returns ``"finished"`` when the game is over, ``"quit"`` when you quit. End of input
+    (:class:`EOFError`) and Ctrl-C (:class:`KeyboardInterrupt`) propagate: the game keeps
+    everything played so far. Saving the record is up to the caller.
+    """
+    shown = tuple(names) if names is not None else _default_names("You", game.players)
+    if len(shown) != game.players:
+        raise DudoError(f"names: {len(shown)} given for {game.players} players")
+    missing = [seat for seat in range(1, game.players) if seat not in bots]
+    if missing:
+        raise DudoError(f"bots: no bot for seat(s) {missing}")
+    screen = _Screen(game, shown, bots, console, input_fn, lang, preset_name, seed)
+    try:
+        screen.run()
+    except _Quit as stop:
+        console.print()
+        console.print(Text(stop.message, style="yellow"))
+        return stop.status
+    return "finished"
+
+
+def _default_names(you: str, players: int) -> tuple[str, ...]:
+    taken = you.casefold()
+    spare = [n for n in BOT_NAMES if n.casefold() != taken]
+    names = [you]
+    for seat in range(1, players):
+        names.append(spare[seat - 1] if seat - 1 < len(spare) else f"Bot {seat}")
+    return tuple(names)
+
+
+def _prepare(
+    players: int,
+    rules_name: str,
+    settings: Sequence[str],
+    lang: str,
+    seed: int | None,
+    bots: str,
+    name: str,
+) -> _Setup:
+    if lang not in LANGUAGES:
+        raise DudoError(f"unknown language {lang!r}; languages are {', '.join(LANGUAGES)}")
+    rules = build_rules(rules_name, settings)
+    if isinstance(players, bool) or not isinstance(players, int) or players < 2:
+        raise DudoError(f"players: {players!r} seats; a game needs you and at least one bot (2+)")
+    if players < rules.min_players:
+        raise DudoError(f"players: {players} is below min_players={rules.min_players}")
+    if rules.max_players is not None and players > rules.max_players:
+        raise DudoError(
+            f"players: {players} is above max_players={rules.max_players} of these rules"
+        )
+    level = make_bot(bots, random.Random(0)).name  # checks the level, gives its own name
+    names = _default_names(name.strip() or "You", players)
+    if seed is None:
+        seed = secrets.randbelow(10**9)
+    return _Setup(rules, rules_name.strip().lower(), seed, lang, level, names)
+
+
+def _terminal_reader(console: Console) -> InputFn:
+    echo = not sys.stdin.isatty()
+
+    def read(prompt: str) -> str:
+        line = console.input(Text(prompt, style="bold"))
+        if echo:  # piped input is not echoed by the terminal: show it, for a transcript
+            console.print(Text(line))
+        return line
+
+    return read
+
+
+def _save(
+    game: Game,
+    setup: _Setup,
+    started: datetime,
+    status: str,
+    record_dir: Path | None,
+    console: Console,
+) -> bool:
+    folder = record_dir if record_dir is not None else default_record_dir()
+    infos = [PlayerInfo(setup.names[0], "human")] + [
+        PlayerInfo(n, "bot", bot=setup.level) for n in setup.names[1:]
+    ]
+    meta: dict[str, Any] = {
+        "program": "dudo play",
+        "started": started.isoformat(timespec="seconds"),
+        "ended": datetime.now().astimezone().isoformat(timespec="seconds"),
+        "status": status,
+        "seed": setup.seed,
+        "lang": setup.lang,
+        "bots": setup.level,
+    }
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        stamp = started.strftime("%Y%m%d-%H%M%S")
+        path = folder / f"dudo-{stamp}.json"
+        n = 2
+        while path.exists():
+            path = folder / f"dudo-{stamp}-{n}.json"
+            n += 1
+        written = write_record(game, path, players=infos, meta=meta, preset=setup.preset)
+    except (OSError, DudoError) as exc:
+        console.print(Text(f"error: the game record could not be saved: {exc}", style="red"))
+        return False
+    console.print(Text(f"Game record saved: {written}", style="bold"), soft_wrap=True)
+    console.print(Text(f"Replay it with: dudo replay {written}", style="dim"), soft_wrap=True)
+    return True
+
+
+# ----------------------------------------------------------------------------- words
+
+
+def _dice(count: int) -> str:
+    return f"{count} {'die' if count == 1 else 'dice'}"
+
+
+def _hand(dice: Sequence[int]) -> str:
+    return " ".join(str(d) for d in dice) if dice else "-"
+
+
+def _is_bid(action: Action) -> bool:
+    return isinstance(action, Bid | RevealBid)
+
+
+def _rules_label(rules: Rules, preset_name: str | None) -> str:
+    """The rules as a preset plus house rules (the closest preset when none is named)."""
+    if preset_name not in PRESETS:
+        preset_name = min(PRESETS, key=lambda n: len(rules.differences(PRESETS[n])))
+    changes = rules.differences(PRESETS[preset_name])
+    if not changes:
+        return preset_name
+    shown = ", ".join(f"{k}={_option_text(v)}" for k, (v, _) in changes.items())
+    return f"{preset_name} with house rules {shown}"
+
+
+def _option_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ",".join(str(v) for v in value) or "none"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+_VISIBILITY_TEXT = {
+    "normal": "everyone sees their own dice",
+    "closed": "closed: only players holding one die see their own dice",
+    "open": "open: everyone sees every hand but their own",
+}
+
+_FACE_CHANGE_TEXT = {
+    ObligeFaceChange.NOBODY: "nobody may change the face: raise the quantity only",
+    ObligeFaceChange.SINGLE_DIE: "only players holding one die may change the face",
+    ObligeFaceChange.SINGLE_DIE_VETERAN: (
+        "only one-die players who have had their own obliging round may change the face"
+    ),
+}
+
+
+# ---------------------------------------------------------------------------- screen
+
+
+class _Screen:
+    """One game on the console: the human in seat 0, bots in the other seats."""
+
+    def __init__(
+        self,
+        game: Game,
+        names: tuple[str, ...],
+        bots: Mapping[int, Bot],
+        console: Console,
+        read: InputFn,
+        lang: str,
+        preset_name: str | None,
+        seed: int | None,
+    ) -> None:
+        self.game = game
+        self.rules = game.view(0).rules
+        self.lang = lang
+        self.names = names
+        self.preset_name = preset_name
+        self.seed = seed
+        self.you = 0
+        self.bots = bots
+        self.console = console
+        self.read = read
+        self.pause = BOT_PAUSE if console.is_terminal else 0.0
+        self.second_person = self.names[0].casefold() == "you"
+        self.seen_events = 0
+        self.brief = False  # after you are out: one line per round
+        self.claim: Called | SpotOnClaimed | PassDoubted | None = None
+        self.seating_rolls = 0
+        self.name_width = max(len(n) for n in self.names)
+
+    # ------------------------------------------------------------------ output helpers
+
+    def view(self) -> PlayerView:
+        return self.game.view(self.you)
+
+    def line(self, text: str | Text, style: str = "", indent: int = 2) -> None:
+        body = text if isinstance(text, Text) else Text(text, style=style)
+        self.console.print(Text(" " * indent) + body, soft_wrap=True)
+
+    def name(self, player: int) -> str:
+        return self.names[player]
+
+    def subject(self, player: int, third: str, second: str) -> str:
+        """``"Ana loses"`` or, for you, ``"You lose"``."""
+        if player == self.you and self.second_person:
+            return f"{self.names[player]} {second}"
+        return f"{self.names[player]} {third}"
+
+    def possessive(self, player: int) -> str:
+        if player == self.you and self.second_person:
+            return "your"
+        return f"{self.names[player]}'s"
+
+    def say(self, action: Action) -> str:
+        """An action in the game's language: ``4x5 (cuatro quinas)``, ``dudo``."""
+        if isinstance(action, Bid):
+            return (
+                f"{format_action(action, self.lang)} ({format_action(action, self.lang, 'long')})"
+            )
+        if isinstance(action, RevealBid):
+            return (
+                f"{format_action(action, self.lang)} "
+                f"({format_action(action.bid, self.lang, 'long')})"
+            )
+        return format_action(action, self.lang)
+
+    def faces_of(self, dice: Sequence[int]) -> str:
+        return ", ".join(face_name(d, self.lang) for d in dice)
+
+    # --------------------------------------------------------------------- the game
+
+    def run(self) -> None:
+        self.intro()
+        self.narrate()
+        while True:
+            v = self.view()
+            if v.is_over or v.to_move is None:
+                return
+            mover = v.to_move
+            if mover == self.you:
+                self.your_turn()
+            else:
+                self.bot_turn(mover)
+            self.narrate()
+            self.out_of_turn_calls(mover)
+
+    def push(self, action: Action) -> None:
+        self.game.push(action)
+
+    def bot_turn(self, seat: int) -> None:
+        if self.pause and not self.brief:
+            time.sleep(self.pause)
+        self.push(self.bots[seat].choose(self.game.view(seat)))
+
+    def out_of_turn_calls(self, last: int) -> None:
+        """Under cruzado: after an action that leaves a bid standing, you (unless you just
+        acted) and then the bots, in play order from the bidder, may call it out of turn."""
+        if not self.rules.cruzado:
+            return
+        v = self.view()
+        if v.is_over or v.standing_bid is None or v.bidder is None or v.phase != "bidding":
+            return
+        mine = Call(by=self.you)
+        if (
+            last != self.you
+            and not self.brief
+            and mine in v.legal_actions
+            and self.ask_out_of_turn(v)
+        ):
+            self.push(mine)
+            self.narrate()
+            return
+        for seat in self.play_sequence(v, v.bidder):
+            bot = self.bots.get(seat)
+            if bot is None:
+                continue
+            call = out_of_turn_call(bot, self.game.view(seat))
+            if call is not None:
+                self.push(call)
+                self.narrate()
+                return
+
+    def ask_out_of_turn(self, v: PlayerView) -> bool:
+        assert v.standing_bid is not None and v.bidder is not None and v.to_move is not None
+        word = format_action(CALL, self.lang)
+        prompt = (
+            f"Call {self.possessive(v.bidder)} {v.standing_bid} out of turn? "
+            f"Enter: no, {self.name(v.to_move)} plays on; '{word}': call now > "
+        )
+        while True:
+            text = self.read(prompt).strip()
+            if not text:
+                return False
+            if self.command(text, v):
+                continue
+            try:
+                action = parse_action(text, self.rules.faces)
+            except NotationError as exc:
+                self.line(f"Not understood: {exc}", style="red")
+                continue
+            if isinstance(action, Call):
+                return True
+            self.line(
+                f"It is {self.possessive(v.to_move)} turn: out of turn you may only call "
+                f"('{word}'), or press Enter to play on.",
+                style="red",
+            )
+
+    # ------------------------------------------------------------------- your turn
+
+    def your_turn(self) -> None:
+        v = self.view()
+        self.status(v)
+        while True:
+            text = self.read("Your move > ").strip()
+            if not text:
+                self.line("Type a bid or call, or ? for help.", style="red")
+                continue
+            v = self.view()
+            if self.command(text, v):
+                continue
+            try:
+                action = parse_action(text, self.rules.faces)
+            except NotationError as exc:
+                self.line(f"Not understood: {exc}. Type ? for help.", style="red")
+                continue
+            problem = self.problem(action, v)
+            if problem is None:
+                try:
+                    self.push(action)
+                    return
+                except IllegalActionError as exc:
+                    problem = str(exc)
+            self.line(f"Not allowed: {problem}", style="red")
+            hint = self.options_hint(v)
+            if hint:
+                self.line(hint)
+
+    def problem(self, action: Action, v: PlayerView) -> str | None:
+        """Why ``action`` is not yours to make now, in words for you; None: ask the engine."""
+        if v.phase == "choose_visibility":
+            if isinstance(action, ObligeChoice):
+                return None
+            return "first choose an open or a closed obliging round: " + self.choice_words()
+        if isinstance(action, ObligeChoice):
+            return "there is no open or closed choice to make now"
+        if v.standing_bid is None and not _is_bid(action):
+            return "you open the round, so you must bid"
+        return None
+
+    def choice_words(self) -> str:
+        return " or ".join(f"'{format_action(ObligeChoice(o), self.lang)}'" for o in (True, False))
+
+    def command(self, text: str, v: PlayerView) -> bool:
+        """Handle a screen command; False when ``text`` is not one."""
+        word = text.strip().lower()
+        if word in ("?", "help", "h"):
+            self.help(v)
+        elif word in ("moves", "all"):
+            self.all_moves(v)
+        elif word == "rules":
+            self.show_rules()
+        elif word in ("table", "status"):
+            self.status(v)
+        elif word in ("quit", "exit", "q"):
+            answer = self.read("Quit this game? The record is saved either way. (y/N) > ")
+            if answer.strip().lower() in _YES:
+                raise _Quit("quit", "You leave the game.")
+            self.line("Playing on.")
+        else:
+            return False
+        return True
+
+    # ---------------------------------------------------------------------- displays
+
+    def intro(self) -> None:
+        n = len(self.names)
+        self.console.print(
+            Text(f"Dudo: {n} players, rules {_rules_label(self.rules, self.preset_name)}", "bold"),
+            soft_wrap=True,
+        )
+        levels = "/".join(sorted({bot.name for bot in self.bots.values()}))
+        bots = ", ".join(self.names[1:])
+        seed = f" Seed: {self.seed}." if self.seed is not None else ""
+        self.line(
+            f"{self.names[0]} against {n - 1} {levels} bot{'s' if n > 2 else ''}: {bots}. "
+            f"Language: {self.lang}.{seed}",
+            indent=0,
+        )
+        self.line(
+            "Type a bid (5x3, five trains), a call ("
+            + ", ".join(format_action(a, self.lang) for a in self.call_kinds())
+            + "), ? for help, or quit.",
+            indent=0,
+        )
+
+    def call_kinds(self) -> list[Action]:
+        kinds: list[Action] = [CALL]
+        if self.rules.spot_on:
+            kinds.append(SPOT_ON)
+        if self.rules.pass_hands:
+            kinds.extend([PASS, DOUBT_PASS])
+        return kinds
+
+    def play_sequence(self, v: PlayerView, start: int) -> list[int]:
+        """Every seat (eliminated ones too) in play order, starting after ``start``."""
+        order = v.order
+        step = 1 if v.rules.direction is Direction.CLOCKWISE else -1
+        i = order.index(start)
+        return [order[(i + step * k) % len(order)] for k in range(1, len(order) + 1)]
+
+    def table(self, v: PlayerView) -> None:
+        direction = str(v.rules.direction)
+        self.line(f"Table ({direction}, from the opener):")
+        last: dict[int, Action] = {}
+        for p, a in v.round_actions:
+            last[p] = a
+        seq = self.play_sequence(v, v.opener)
+        seq = seq[-1:] + seq[:-1]  # the opener first
+        for p in seq:
+            marker = ">" if p == v.to_move else " "
+            who = f"{self.name(p):<{self.name_width}}"
+            count = v.dice_counts[p]
+            if count == 0:
+                self.line(f"{marker} {who}  out", style="dim", indent=4)
+                continue
+            row = Text(f"{marker} {who}  {_dice(count):<7}", style="bold" if p == v.to_move else "")
+            if p in last:
+                row.append(f"  {format_action(last[p], self.lang)}")
+            tags = []
+            if v.obliging and p == v.obliger:
+                tags.append("obliges")
+            elif p in v.obliged:
+                tags.append("has obliged")
+            if tags:
+                row.append(f"  ({', '.join(tags)})", style="dim")
+            row.rstrip()
+            self.line(row, indent=4)
+        self.line(f"Dice in play: {v.dice_in_play}")
+
+    def your_dice(self, v: PlayerView) -> None:
+        if v.dice_counts[self.you] == 0:
+            return
+        aside = v.set_aside[self.you]
+        if v.my_dice is not None:
+            text = Text("Your dice: ")
+            text.append(_hand(v.my_dice), style="bold cyan")
+            if v.my_dice:
+                text.append(f"  ({self.faces_of(v.my_dice)})")
+            if aside:
+                text.append(f"; face up: {_hand(aside)}")
+            self.line(text)
+        elif v.phase == "choose_visibility":
+            self.line("Your dice: not rolled yet (the obliger first chooses open or closed)")
+        elif v.visibility == "closed":
+            self.line(
+                "Your dice: hidden (closed obliging round: only players holding one die "
+                "see their own dice)"
+            )
+        elif v.visibility == "open":
+            self.line("Your dice: hidden (open obliging round: you see every hand but your own)")
+        seen = [
+            (p, dice)
+            for p, dice in enumerate(v.seen_dice)
+            if p != self.you and dice and v.dice_counts[p]
+        ]
+        if seen:
+            label = "You see" if v.visibility == "open" else "Face up"
+            shown = "; ".join(f"{self.name(p)} {_hand(d)}" for p, d in seen)
+            self.line(f"{label}: {shown}")
+
+    def status(self, v: PlayerView) -> None:
+        """Your turn: the table, your dice, this round's bids, the standing bid, options."""
+        self.console.print()
+        self.table(v)
+        self.your_dice(v)
+        bids = [(p, a) for p, a in v.round_actions]
+        if bids:
+            shown = ", ".join(f"{self.name(p)} {format_action(a, self.lang)}" for p, a in bids)
+            self.line(f"This round: {shown}")
+        if v.standing_bid is not None and v.bidder is not None:
+            self.line(
+                f"Standing bid: {self.say(v.standing_bid)} by {self.name(v.bidder)}",
+                style="bold",
+            )
+            if v.passer is not None:
+                self.line(
+                    f"{self.subject(v.passer, 'has', 'have')} passed: raise the standing bid "
+                    "or doubt the pass"
+                )
+        self.options(v)
+
+    def options(self, v: PlayerView) -> None:
+        if not v.my_turn:
+            return
+        legal = v.legal_actions
+        if v.phase == "choose_visibility":
+            self.line(
+                f"You oblige: choose {self.choice_words()} "
+                f"({_VISIBILITY_TEXT['open']}; {_VISIBILITY_TEXT['closed']})"
+            )
+            return
+        bids = [a for a in legal if isinstance(a, Bid)]
+        if bids:
+            label = "Lowest openings" if v.standing_bid is None else "Lowest raises"
+            shown = ", ".join(self.say(b) for b in bids[:SHOWN_BIDS])
+            more = (
+                f" ... ({len(bids)} in all: 'moves' lists them)" if len(bids) > SHOWN_BIDS else ""
+            )
+            self.line(f"{label}: {shown}{more}")
+        others = [a for a in legal if not _is_bid(a)]
+        if others:
+            self.line("Or: " + ", ".join(format_action(a, self.lang) for a in others))
+        if any(isinstance(a, RevealBid) for a in legal):
+            self.line(
+                "To set dice aside and re-roll the rest, add them to a raise: 5x3 reveal 3,3",
+                style="dim",
+            )
+
+    def options_hint(self, v: PlayerView) -> str:
+        bids = [a for a in v.legal_actions if isinstance(a, Bid)]
+        others = [a for a in v.legal_actions if not _is_bid(a)]
+        parts = []
+        if bids:
+            label = "lowest openings" if v.standing_bid is None else "lowest raises"
+            parts.append(f"{label}: " + ", ".join(str(b) for b in bids[:SHOWN_BIDS]))
+        if others:
+            words = ", ".join(format_action(a, self.lang) for a in others)
+            parts.append(f"or {words}" if parts else words)
+        return ("You may: " + "; ".join(parts) + ". Type ? for help.") if parts else ""
+
+    def help(self, v: PlayerView) -> None:
+        rules = self.rules
+        self.console.print()
+        self.line("How to play your turn:", style="bold", indent=0)
+        self.line(
+            "Bid: a quantity and a face, e.g. 5x3, '5 3', 'five trains', 'cinco trenes', "
+            "'cinque tre': at least that many dice on the whole table show that face."
+        )
+        if v.obliging:
+            change = _FACE_CHANGE_TEXT[rules.oblige_face_change]
+            self.line(
+                "This is an obliging round: aces are not wild and rank lowest, the opener may "
+                f"bid any face, there is no spot-on or pass; {change}."
+            )
+        else:
+            self.line(self.raise_text())
+            if rules.aces_wild:
+                self.line(self.aces_text())
+        legal = v.legal_actions
+        explain = {
+            Call: f"'{format_action(CALL, self.lang)}': doubt the standing bid; all dice are "
+            "shown, and if fewer match the bidder loses a die, otherwise you do.",
+            SpotOn: "'{}': claim the standing bid is exactly right; if wrong you lose a die, "
+            "if right you {}.",
+            Pass: "'{}': claim a special hand ({}) and pass the standing bid on; the next "
+            "player may raise it or doubt the pass.",
+            DoubtPass: "'{}': doubt the pass; the passer's dice are shown, and if the hand "
+            "qualifies you lose a die, otherwise the passer does.",
+            ObligeChoice: "'{}' or '{}': choose the obliging round's visibility ({}; {}).",
+        }
+        self.line("Now you may:", style="bold", indent=0)
+        bids = [a for a in legal if isinstance(a, Bid)]
+        if bids:
+            kind = "open the round with" if v.standing_bid is None else "raise to"
+            self.line(
+                f"- {kind} any of {len(bids)} bids, from {bids[0]} to {bids[-1]} "
+                f"({self.say(bids[0])} ... {self.say(bids[-1])})"
+            )
+        for a in legal:
+            if isinstance(a, Call) and a.by is None:
+                self.line("- " + explain[Call])
+            elif isinstance(a, SpotOn):
+                reward = (
+                    "win a die (up to five)"
+                    if str(rules.spot_on_reward) == "gain"
+                    else ("cancel the round: nobody loses a die and the dice are rolled again")
+                )
+                self.line("- " + explain[SpotOn].format(format_action(a, self.lang), reward))
+            elif isinstance(a, Pass):
+                hands = ", ".join(str(h).replace("_", " ") for h in sorted(rules.pass_hands))
+                self.line("- " + explain[Pass].format(format_action(a, self.lang), hands))
+            elif isinstance(a, DoubtPass):
+                self.line("- " + explain[DoubtPass].format(format_action(a, self.lang)))
+        if any(isinstance(a, ObligeChoice) for a in legal):
+            words = [format_action(ObligeChoice(o), self.lang) for o in (True, False)]
+            self.line(
+                "- "
+                + explain[ObligeChoice].format(
+                    *words, _VISIBILITY_TEXT["open"], _VISIBILITY_TEXT["closed"]
+                )
+            )
+        if any(isinstance(a, RevealBid) for a in legal):
+            self.line(
+                "- raise and set dice aside face up, re-rolling the rest: "
+                "'5x3 reveal 3,3' (the set-aside dice must show the face, or aces if wild)"
+            )
+        if rules.cruzado:
+            self.line(
+                "Cruzado: after another player's action you are asked whether to call the "
+                "standing bid out of turn (Enter: no; a call word: yes)."
+            )
+        self.line(_COMMANDS_HELP, indent=0)
+
+    def raise_text(self) -> str:
+        mode = self.rules.raise_mode
+        if mode is RaiseMode.ANY_FACE:
+            return (
+                "A raise is a higher quantity of any face, or the same quantity of a higher face."
+            )
+        if mode is RaiseMode.NONDECREASING:
+            return (
+                "A raise may lower neither the quantity nor the face, and must raise one of them."
+            )
+        order = (
+            "1x2 < ... < 1x6 < 1x1 < 2x2 < ..."
+            if str(self.rules.aces_rank) == "high"
+            else "1x1 < 1x2 < ... < 1x6 < 2x1 < ..."
+        )
+        return f"Bids go up in one fixed order: {order}."
+
+    def aces_text(self) -> str:
+        rules = self.rules
+        ace = face_name(1, self.lang, plural=True)
+        text = "Aces" + (f" ({ace})" if self.lang != "en" else "")
+        text += " are wild: they count for any face"
+        if rules.wild_needs_natural:
+            text += " if at least one natural die of that face is on the table"
+        text += "; a bid on aces counts aces only."
+        if rules.raise_mode is not RaiseMode.INDEX:
+            to = (
+                "half the quantity, rounded up"
+                if rules.aces_to is AcesTo.CEIL_HALF
+                else ("half the quantity, rounded down, plus one")
+            )
+            back = (
+                "twice the aces plus one"
+                if rules.aces_from is AcesFrom.DOUBLE_PLUS_ONE
+                else ("twice the aces")
+            )
+            text += f" Going to aces needs at least {to}; leaving aces needs at least {back}."
+        return text
+
+    def all_moves(self, v: PlayerView) -> None:
+        legal = v.legal_actions
+        if not legal:
+            self.line("You have nothing to do now.")
+            return
+        bids = [a for a in legal if isinstance(a, Bid)]
+        if bids:
+            by_quantity: dict[int, list[str]] = {}
+            for b in bids:
+                by_quantity.setdefault(b.quantity, []).append(str(b))
+            self.line(f"Bids ({len(bids)}):", style="bold")
+            for shown in by_quantity.values():
+                self.line(" ".join(shown), indent=4)
+        reveals = [a for a in legal if isinstance(a, RevealBid)]
+        if reveals:
+            self.line(f"Raises with reveal-and-reroll ({len(reveals)}):", style="bold")
+            self.line(", ".join(format_action(a, self.lang) for a in reveals), indent=4)
+        others = [a for a in legal if not _is_bid(a)]
+        if others:
+            self.line("Other: " + ", ".join(format_action(a, self.lang) for a in others))
+
+    def show_rules(self) -> None:
+        self.line(f"Rules: {_rules_label(self.rules, self.preset_name)}", style="bold", indent=0)
+        for option, value in self.rules.to_dict().items():
+            self.line(f"{option} = {_option_text(value)}")
+
+    # -------------------------------------------------------------------- narration
+
+    def narrate(self) -> None:
+        """Print the events since the last call (all public), then the dice of a new deal."""
+        v = self.view()
+        new = v.events[self.seen_events :]
+        self.seen_events = len(v.events)
+        dealt = False
+        for e in new:
+            if self.brief:
+                self.brief_event(e, v)
+            else:
+                self.event(e, v)
+            if isinstance(e, RoundStarted | VisibilityChosen):
+                dealt = True
+            if isinstance(e, Eliminated) and e.player == self.you and not v.is_over:
+                self.brief = True
+                self.console.print()
+                self.line(
+                    "You are out of the game. The bots play on; one line per round:",
+                    style="bold",
+                    indent=0,
+                )
+        if dealt and not self.brief and not v.is_over and not v.my_turn:
+            # A new deal: the table and your dice (at your turn the status shows them).
+            self.table(v)
+            self.your_dice(v)
+
+    def event(self, e: Event, v: PlayerView) -> None:
+        name = self.name
+        if isinstance(e, SeatingRolled):
+            self.seating_rolls += 1
+            label = "Seating roll" if self.seating_rolls == 1 else "Tie re-roll"
+            rolls = ", ".join(f"{name(p)} {value}" for p, value in e.rolls)
+            self.line(f"{label}: {rolls}", indent=0)
+        elif isinstance(e, SeatingDecided):
+            order = ", ".join(name(p) for p in e.order)
+            self.line(f"Play order ({e.direction}): {order}", indent=0)
+        elif isinstance(e, RoundStarted):
+            self.console.print()
+            title = f"Round {e.number}" + (" (obliging round)" if e.obliging else "")
+            self.console.rule(Text(title, style="bold"))
+            self.line(
+                f"{self.subject(e.opener, 'opens', 'open')} the round.",
+                indent=0,
+            )
+        elif isinstance(e, ObligingRound):
+            how = (
+                f"{self.subject(e.player, 'chooses', 'choose')} open or closed before the roll"
+                if e.visibility is None
+                else _VISIBILITY_TEXT.get(e.visibility, e.visibility)
+            )
+            change = _FACE_CHANGE_TEXT[self.rules.oblige_face_change]
+            self.line(
+                f"Obliging round: {self.subject(e.player, 'obliges', 'oblige')}. Aces are not "
+                f"wild; no spot-on or pass; {change}; {how}.",
+                style="magenta",
+                indent=0,
+            )
+        elif isinstance(e, VisibilityChosen):
+            word = format_action(ObligeChoice(e.open), self.lang)
+            how = _VISIBILITY_TEXT["open" if e.open else "closed"]
+            self.line(f"{name(e.player)}: {word} ({how})")
+        elif isinstance(e, BidMade):
+            text = f"{name(e.player)}: {self.say(e.bid)}"
+            if e.revealed:
+                text += f"; sets aside {_hand(e.revealed)} face up and re-rolls {_dice(e.rerolled)}"
+            self.line(text)
+        elif isinstance(e, Passed):
+            self.line(
+                f"{name(e.player)}: {format_action(Pass(), self.lang)} (claims a special hand)"
+            )
+        elif isinstance(e, Called):
+            self.claim = e
+            how = " out of turn" if e.out_of_turn else ""
+            self.line(
+                f"{name(e.player)}: {format_action(CALL, self.lang)} "
+                f"(calls {self.possessive(e.bidder)} {e.bid}{how})",
+                style="bold",
+            )
+        elif isinstance(e, SpotOnClaimed):
+            self.claim = e
+            self.line(
+                f"{name(e.player)}: {format_action(SpotOn(), self.lang)} "
+                f"(claims {self.possessive(e.bidder)} {e.bid} is exactly right)",
+                style="bold",
+            )
+        elif isinstance(e, PassDoubted):
+            self.claim = e
+            self.line(
+                f"{name(e.player)}: {format_action(DoubtPass(), self.lang)} "
+                f"(doubts {self.possessive(e.passer)} pass)",
+                style="bold",
+            )
+        elif isinstance(e, Revealed):
+            self.reveal(e)
+        else:
+            self.result_event(e)
+
+    def result_event(self, e: Event) -> None:
+        """Dice lost and won, eliminations, the winner (in both full and brief mode)."""
+        if isinstance(e, DiceLost):
+            self.line(
+                f"{self.subject(e.player, 'loses', 'lose')} {_dice(e.count)} ({e.remaining} left)",
+                style="yellow",
+            )
+        elif isinstance(e, DieWon):
+            self.line(
+                f"{self.subject(e.player, 'wins', 'win')} a die ({e.remaining} now)", style="green"
+            )
+        elif isinstance(e, RoundCancelled):
+            self.line("Exactly right: nobody loses a die and the dice are rolled again", "green")
+        elif isinstance(e, Eliminated):
+            self.line(f"{self.subject(e.player, 'is', 'are')} out of the game", style="red")
+        elif isinstance(e, GameOver):
+            self.console.print()
+            rounds = self.game_rounds()
+            if e.winner == self.you and self.second_person:
+                text = f"Winner: you! You win the game after {rounds} rounds."
+            else:
+                text = f"Winner: {self.name(e.winner)}, after {rounds} rounds."
+            self.line(text, style="bold green", indent=0)
+
+    def game_rounds(self) -> int:
+        return self.view().round_number
+
+    def count_line(self, e: Revealed) -> str:
+        """The count that decided a call or spot-on: 'Quinas (aces wild): 4. 3x5 stands.'"""
+        assert e.bid is not None and e.count is not None
+        bid = e.bid
+        faces = face_name(bid.face, self.lang, plural=True)
+        if bid.face == 1:
+            counting = "aces only"
+        elif not e.wild_aces:
+            counting = "aces not wild"
+        elif self.rules.wild_needs_natural:
+            counting = "aces wild beside a natural"
+        else:
+            counting = "aces wild"
+        if isinstance(self.claim, SpotOnClaimed):
+            verdict = "exactly right" if e.count == bid.quantity else "not exact"
+        else:
+            verdict = "the bid stands" if e.count >= bid.quantity else "the bid fails"
+        long = format_action(bid, self.lang, "long")
+        return f"Count of {faces} ({counting}): {e.count} for {bid} ({long}): {verdict}"
+
+    def pass_line(self, e: Revealed) -> str:
+        assert e.passer is not None
+        if e.pass_hand is not None:
+            kind = str(e.pass_hand).replace("_", " ")
+            return f"{self.name(e.passer)} holds {_hand(e.hands[e.passer])}, a {kind}: the pass was good"
+        return f"{self.name(e.passer)} holds {_hand(e.hands[e.passer])}, no special hand: a bluff"
+
+    def reveal(self, e: Revealed) -> None:
+        self.line("All dice:")
+        for p, hand in enumerate(e.hands):
+            if hand:
+                self.line(f"{self.name(p):<{self.name_width}}  {_hand(hand)}", "cyan", indent=4)
+        if e.bid is not None and e.count is not None:
+            self.line(self.count_line(e), style="bold")
+        elif e.passer is not None:
+            self.line(self.pass_line(e), style="bold")
+        self.claim = None
+
+    def brief_event(self, e: Event, v: PlayerView) -> None:
+        if isinstance(e, Called | SpotOnClaimed | PassDoubted):
+            self.claim = e
+        elif isinstance(e, Revealed):
+            claim = self.claim
+            self.claim = None
+            number = v.round_number - (0 if v.is_over else 1)
+            if isinstance(claim, Called):
+                what = f"{self.name(claim.player)} calls {self.name(claim.bidder)}'s {claim.bid}"
+            elif isinstance(claim, SpotOnClaimed):
+                what = f"{self.name(claim.player)} claims {self.name(claim.bidder)}'s {claim.bid} exact"
+            elif isinstance(claim, PassDoubted):
+                what = f"{self.name(claim.player)} doubts {self.name(claim.passer)}'s pass"
+            else:  # pragma: no cover - every reveal follows a claim
+                what = "dice shown"
+            detail = (
+                self.count_line(e)
+                if e.bid is not None and e.count is not None
+                else (self.pass_line(e) if e.passer is not None else "")
+            )
+            self.line(f"Round {number}: {what}. {detail}", indent=0)
+        elif isinstance(e, DiceLost | DieWon | RoundCancelled | Eliminated | GameOver):
+            self.result_event(e)

@@ -1,0 +1,560 @@
+"""``dudo play``: the terminal game, driven without a terminal (scripted input, a console
+writing to a string)."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from dudo.bots import Bot, make_bot
+from dudo.engine import Bid, DudoError, Game, preset
+from dudo.notation import face_name, format_action
+from dudo.records import read_record, replay
+from dudo.terminal import play
+from dudo.terminal.play import build_rules, default_record_dir, play_command, play_game
+
+_BIDS = re.compile(r"\s*Lowest (?:raises|openings): (.*)")
+_OTHERS = re.compile(r"\s*Or: (.*)")
+_CHOICE = re.compile(r"\s*You oblige: choose '([^']+)' or '([^']+)'")
+
+
+class Human:
+    """Types the ``script`` lines first, then (if ``auto``) plays by reading the screen:
+    the lowest bid shown or one of the other actions shown, at random; at an out-of-turn
+    prompt it calls with chance ``out_of_turn``. Every prompt and answer is written to the
+    console's buffer, like a terminal would show them."""
+
+    def __init__(
+        self,
+        script: Iterable[str] = (),
+        *,
+        auto: bool = True,
+        seed: int = 0,
+        out_of_turn: float = 0.0,
+        call_word: str = "call",
+        out_of_turn_script: Iterable[str] = (),
+    ) -> None:
+        self.buffer = io.StringIO()
+        self.console = Console(file=self.buffer, width=100)
+        self.script = list(script)
+        self.auto = auto
+        self.rng = random.Random(seed)
+        self.out_of_turn = out_of_turn
+        self.call_word = call_word
+        self.out_of_turn_script = list(out_of_turn_script)
+        self.prompts: list[str] = []
+        self.read_up_to = 0
+        self.bids: list[str] = []
+        self.others: list[str] = []
+        self.choice: list[str] = []
+
+    @property
+    def output(self) -> str:
+        return self.buffer.getvalue()
+
+    def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        self.look()
+        if "out of turn?" in prompt and self.out_of_turn_script:
+            answer = self.out_of_turn_script.pop(0)
+        elif self.script:
+            answer = self.script.pop(0)
+        elif not self.auto:
+            raise EOFError
+        else:
+            answer = self.decide(prompt)
+        self.buffer.write(prompt + answer + "\n")
+        self.read_up_to = len(self.output)
+        return answer
+
+    def look(self) -> None:
+        for line in self.output[self.read_up_to :].splitlines():
+            if m := _BIDS.match(line):
+                self.bids, self.others, self.choice = re.findall(r"\d+x\d+", m[1]), [], []
+            elif m := _OTHERS.match(line):
+                self.others = m[1].split(", ")
+            elif m := _CHOICE.match(line):
+                self.bids, self.others, self.choice = [], [], [m[1], m[2]]
+
+    def decide(self, prompt: str) -> str:
+        if "out of turn" in prompt:
+            return self.call_word if self.rng.random() < self.out_of_turn else ""
+        if prompt.startswith("Quit"):
+            return "n"
+        if self.choice:
+            return self.rng.choice(self.choice)
+        if self.bids and (not self.others or self.rng.random() < 0.4):
+            return self.bids[0]
+        return self.rng.choice(self.others)
+
+
+def run(
+    human: Human,
+    tmp_path: Path,
+    *,
+    seed: int = 1,
+    players: int = 4,
+    rules: str = "dudo",
+    settings: Iterable[str] = (),
+    lang: str = "en",
+    name: str = "You",
+) -> int:
+    return play_command(
+        players=players,
+        rules_name=rules,
+        settings=list(settings),
+        lang=lang,
+        seed=seed,
+        name=name,
+        record_dir=tmp_path / "records",
+        console=human.console,
+        input_fn=human,
+    )
+
+
+DUDO = preset("dudo")
+HANDS4 = [(1, 2, 3, 3, 5), (2, 3, 4, 4, 6), (1, 3, 5, 6, 6), (2, 2, 3, 5, 6)]
+
+
+def bots_for(game: Game, level: str = "easy") -> dict[int, Bot]:
+    return {seat: make_bot(level, random.Random(seat)) for seat in range(1, game.players)}
+
+
+def saved_record(tmp_path: Path) -> Path:
+    files = sorted((tmp_path / "records").glob("dudo-*.json"))
+    assert len(files) == 1, files
+    return files[0]
+
+
+def first_game_with(
+    key: str, tmp_path: Path, make: Callable[[int], Human] = lambda s: Human(seed=s), **kw: object
+) -> tuple[Human, int]:
+    """Play seeded games until one shows ``key`` (the screen's behaviour, not a given seed's
+    dice, is under test)."""
+    for seed in range(60):
+        human = make(seed)
+        folder = tmp_path / f"seed{seed}"
+        code = run(human, folder, seed=seed, **kw)  # type: ignore[arg-type]
+        assert code == 0, human.output[-2000:]
+        if key in human.output:
+            return human, seed
+    pytest.fail(f"no game showed {key!r}")
+
+
+# ------------------------------------------------------------------------- whole games
+
+
+def test_full_game_reaches_a_winner_and_the_record_replays(tmp_path: Path) -> None:
+    human = Human(seed=3)
+    assert run(human, tmp_path, seed=7) == 0
+    out = human.output
+    assert "Traceback" not in out and "Not allowed" not in out and "Not understood" not in out
+    winner = re.search(r"Winner: (you!|\w+)", out)
+    assert winner is not None
+    assert "Game record saved: " in out
+    path = saved_record(tmp_path)
+    assert str(path) in out
+    record = read_record(path)
+    game = replay(record)
+    assert game.is_over and record.result is not None and game.winner == record.result.winner
+    expected = "you!" if game.winner == 0 else record.players[game.winner].name
+    assert winner[1] == expected
+    assert [p.kind for p in record.players] == ["human", "bot", "bot", "bot"]
+    assert record.players[1].bot == "easy"
+    assert record.preset == "dudo"
+    assert record.meta["status"] == "finished" and record.meta["seed"] == 7
+    json.loads(path.read_text(encoding="utf-8"))
+    # every round ends in a reveal, shown with the count (or pass hand) that decided it
+    decided = len(re.findall(r"Count of \w+ \([^)]*\): \d+ for \d+x\d+", out))
+    decided += len(re.findall(r"the pass was good|a bluff", out))
+    assert decided == record.result.rounds
+    assert "All dice:" in out
+
+
+def test_the_screen_shows_table_dice_bids_and_options(tmp_path: Path) -> None:
+    human = Human(auto=False)
+    run(human, tmp_path, seed=3)
+    out = human.output
+    assert "Dudo: 4 players, rules dudo" in out
+    assert re.search(r"Play order \(clockwise\): (\w+, ){3}\w+", out)
+    assert "Round 1" in out
+    assert re.search(r"Table \(clockwise, from the opener\):", out)
+    assert re.search(r"^    > \w+ +5 dice", out, re.M)  # who acts is marked
+    assert re.search(r"Your dice: [1-6]( [1-6]){4}  \((\w+, ){4}\w+\)", out)
+    assert "Your move > " in human.prompts
+    if re.search(r"Standing bid: \d+x\d+", out):
+        assert "This round: " in out
+        assert re.search(r"Lowest raises: (\d+x\d+ \([\w ]+\), ){4}\d+x\d+", out)
+        assert "Or: call" in out
+    else:
+        assert re.search(r"Lowest openings: (\d+x\d+ \([\w ]+\), ){4}\d+x\d+", out)
+
+
+def test_every_preset_and_language_plays_to_the_end(tmp_path: Path) -> None:
+    cases = [
+        ("dudo", (), "en", 2),
+        ("liars-dice", (), "es", 3),
+        ("dudo-equalize", (), "it", 4),
+        ("dudo-legacy", (), "en", 5),
+        ("dudo-app", (), "es", 4),
+        ("perudo", (), "it", 6),
+        ("cacho", (), "en", 3),
+        ("dudo", ("reveal_reroll=true", "loss=difference"), "en", 4),
+        ("dudo", ("direction=counterclockwise", "next_opener=winner", "cruzado=yes"), "es", 4),
+    ]
+    for i, (rules, settings, lang, players) in enumerate(cases):
+        human = Human(seed=i, out_of_turn=0.2, call_word="dudo")
+        folder = tmp_path / str(i)
+        code = run(
+            human, folder, seed=i, rules=rules, settings=settings, lang=lang, players=players
+        )
+        out = human.output
+        assert code == 0, out[-2000:]
+        assert "Winner: " in out, out[-2000:]
+        assert "Not allowed" not in out and "Not understood" not in out, out
+        record = read_record(saved_record(folder))
+        assert replay(record).is_over
+        assert len(record.players) == players
+
+
+def test_counterclockwise_table_lists_play_order(tmp_path: Path) -> None:
+    human = Human(auto=False)
+    run(human, tmp_path, seed=2, settings=["direction=counterclockwise"])
+    out = human.output
+    order = re.search(r"Play order \(counterclockwise\): (.*)", out)
+    assert order is not None
+    seats = order[1].split(", ")
+    table = re.findall(r"^    [> ] (\w+) +\d+ dic?e", out, re.M)[:4]
+    # the table runs from the opener (the first seat) against the seating order
+    assert table == [seats[0], *reversed(seats[1:])]
+
+
+# ------------------------------------------------------------------------ bad input
+
+
+def test_mistyped_input_gets_a_message_and_a_new_prompt() -> None:
+    # Ana (seat 1) opens, Beto and Carmen answer, then it is your turn facing a bid.
+    game = Game.with_hands(DUDO, HANDS4, opener=1, seed=5)
+    mistakes = ["blah", "5x9", "1x2", "", "open", "doubt the pass", "5/3", "0x3", "1x2 reveal 2"]
+    human = Human(mistakes, auto=False)
+    with pytest.raises(EOFError):
+        play_game(game, bots_for(game), console=human.console, input_fn=human)
+    out = human.output
+    assert "Traceback" not in out
+    assert "Not understood: 'blah' is not a bid or call" in out
+    assert "Not understood: '5x9': there is no face 9 (faces are 1-6)" in out
+    assert re.search(r"Not allowed: 1x2 does not raise \d+x\d+: ", out)
+    assert "Type a bid or call, or ? for help." in out
+    assert "Not allowed: there is no open or closed choice to make now" in out
+    assert "Not allowed: there is no pass to doubt" in out
+    assert "Not understood: '5/3': unexpected character" in out
+    assert "Not understood: '0x3': the quantity must be at least 1" in out
+    assert "Not allowed: reveal-and-reroll is not played under these rules" in out
+    assert re.search(r"You may: lowest raises: (\d+x\d+, ){4}\d+x\d+; or call", out)
+    # every mistake got a new prompt, then the input ended; nothing was played for you
+    assert human.prompts == ["Your move > "] * (len(mistakes) + 1)
+    assert all(p != 0 for p, _ in game.history)
+
+
+def test_opening_with_a_call_is_explained() -> None:
+    game = Game.with_hands(DUDO, HANDS4, opener=0, seed=5)
+    human = Human(["call", "pass", "7x1"], auto=False)
+    with pytest.raises(EOFError):
+        play_game(game, bots_for(game), console=human.console, input_fn=human)
+    out = human.output
+    assert out.count("Not allowed: you open the round, so you must bid") == 2
+    assert "Not allowed: 7x1: only a player holding one die may open on aces" in out
+    assert "Lowest openings: 1x2 (one duck), 1x3 (one train)" in out
+    assert not game.history
+
+
+def test_help_moves_rules_and_table_commands(tmp_path: Path) -> None:
+    human = Human(["?", "moves", "rules", "table", "help"], auto=False)
+    run(human, tmp_path, seed=3)
+    out = human.output
+    assert out.count("How to play your turn:") == 2
+    assert "A raise is a higher quantity of any face, or the same quantity of a higher face." in out
+    assert "Aces are wild" in out
+    assert "Now you may:" in out
+    assert re.search(r"Bids \(\d+\):", out)
+    assert "raise_mode = any_face" in out and "cruzado = false" in out
+    assert out.count("Table (clockwise, from the opener):") >= 3
+    assert "Commands: ? or help" in out
+    assert human.prompts.count("Your move > ") == 6
+
+
+def test_quit_asks_first_and_saves_the_unfinished_game(tmp_path: Path) -> None:
+    human = Human(["quit", "no", "quit", "y"], auto=False)
+    assert run(human, tmp_path, seed=3) == 0
+    out = human.output
+    assert "Playing on." in out
+    assert "You leave the game." in out
+    record = read_record(saved_record(tmp_path))
+    assert record.result is None and record.meta["status"] == "quit"
+    assert not replay(record).is_over
+
+
+def test_end_of_input_saves_the_record(tmp_path: Path) -> None:
+    human = Human(["call"], auto=False)
+    assert run(human, tmp_path, seed=3) == 0
+    out = human.output
+    assert "End of input: the game stops here." in out
+    record = read_record(saved_record(tmp_path))
+    assert record.meta["status"] == "input ended"
+    game = replay(record)
+    assert not game.is_over and game.history  # the bots' actions and the call are kept
+
+
+def test_ctrl_c_saves_the_record(tmp_path: Path) -> None:
+    def interrupt(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    console = Console(file=io.StringIO(), width=100)
+    code = play_command(
+        seed=1, record_dir=tmp_path / "records", console=console, input_fn=interrupt
+    )
+    assert code == 130
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "Interrupted" in out and "Game record saved" in out
+    assert read_record(saved_record(tmp_path)).meta["status"] == "interrupted"
+
+
+def test_piped_standard_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no input_fn the game reads standard input (here a pipe) and echoes each line."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("blah\nquit\ny\n"))
+    buffer = io.StringIO()
+    code = play_command(
+        seed=3, record_dir=tmp_path / "records", console=Console(file=buffer, width=100)
+    )
+    out = buffer.getvalue()
+    assert code == 0
+    assert "Your move > blah\n" in out
+    assert "Not understood: 'blah'" in out
+    assert "You leave the game." in out
+    saved_record(tmp_path)
+
+
+def test_bots_pause_only_when_output_is_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pauses: list[float] = []
+    monkeypatch.setattr("dudo.terminal.play.time.sleep", pauses.append)
+    human = Human(seed=2)
+    assert run(human, tmp_path / "piped", seed=2) == 0
+    assert pauses == []
+    human = Human(["quit", "y"], auto=False)
+    human.console = Console(file=human.buffer, width=100, force_terminal=True)
+    run(human, tmp_path / "terminal", seed=3)  # three bots act before your first turn
+    assert pauses == [play.BOT_PAUSE] * 3
+
+
+# ---------------------------------------------------------------------- options
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"settings": ["bogus=1"]}, "unknown option 'bogus'"),
+        ({"settings": ["spot_on=maybe"]}, "spot_on='maybe' is not valid; use true | false"),
+        ({"settings": ["spot_on"]}, "is not OPTION=VALUE"),
+        ({"settings": ["faces=3"]}, "pass_hands: "),
+        ({"rules_name": "nope"}, "unknown preset 'nope'"),
+        ({"lang": "fr"}, "unknown language 'fr'"),
+        ({"bots": "grandmaster"}, "unknown bot 'grandmaster'"),
+        ({"players": 1}, "at least one bot"),
+        ({"players": 7, "rules_name": "perudo"}, "above max_players=6"),
+    ],
+)
+def test_bad_options_exit_2_with_a_message(
+    tmp_path: Path, kwargs: dict[str, object], message: str
+) -> None:
+    console = Console(file=io.StringIO(), width=200)
+    args: dict[str, object] = {"record_dir": tmp_path / "records", "console": console, "seed": 1}
+    args.update(kwargs)
+    assert play_command(**args) == 2  # type: ignore[arg-type]
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert out.startswith("error: ")
+    assert message in out
+    assert not (tmp_path / "records").exists()
+
+
+def test_build_rules() -> None:
+    rules = build_rules("Perudo", ["spot-on=false", "cruzado = on"])
+    assert rules.spot_on is False and rules.cruzado is True and rules.max_players == 6
+    assert build_rules("dudo", []) == build_rules("dudo", ())
+
+
+def test_record_dir_defaults_to_dudo_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DUDO_HOME", str(tmp_path / "home"))
+    assert default_record_dir() == tmp_path / "home" / "records"
+    console = Console(file=io.StringIO(), width=100)
+    assert play_command(seed=1, console=console, input_fn=Human(auto=False)) == 0
+    assert len(list((tmp_path / "home" / "records").glob("dudo-*.json"))) == 1
+    monkeypatch.setenv("DUDO_HOME", "")
+    assert default_record_dir().name == "records"
+
+
+def test_unwritable_record_dir_exits_1(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    human = Human(auto=False)
+    code = play_command(
+        seed=1, record_dir=blocker / "records", console=human.console, input_fn=human
+    )
+    assert code == 1
+    assert "error: the game record could not be saved" in human.output
+
+
+def test_names(tmp_path: Path) -> None:
+    human = Human(auto=False)
+    run(human, tmp_path, seed=1, name="Ana", players=3)
+    out = human.output
+    assert "Ana against 2 easy bots: Beto, Carmen." in out
+    record = read_record(saved_record(tmp_path))
+    assert record.names == ("Ana", "Beto", "Carmen")
+    blank = Human(auto=False)
+    run(blank, tmp_path / "blank", seed=1, name="  ", players=2)
+    assert "You against 1 easy bot: Ana." in blank.output
+
+
+# ---------------------------------------------------------------------- languages
+
+
+@pytest.mark.parametrize(("lang", "call"), [("es", "dudo"), ("it", "dubito"), ("en", "call")])
+def test_game_words_in_the_chosen_language(tmp_path: Path, lang: str, call: str) -> None:
+    human = Human(seed=4, call_word=call)
+    assert run(human, tmp_path, seed=4, lang=lang) == 0
+    out = human.output
+    hands = re.findall(r"Your dice: ([1-6](?: [1-6])*)  \(([^)]*)\)", out)
+    assert hands
+    for dice, names in hands:
+        assert names.split(", ") == [face_name(int(d), lang) for d in dice.split()]
+    for q, f, words in re.findall(r"(\d+)x(\d+) \(([^)]*)\)", out):
+        assert words == format_action(Bid(int(q), int(f)), lang, "long")
+    assert re.search(rf"Or: {call}\b", out)
+    assert re.search(rf": {call} \(calls ", out)
+    assert re.search(r"Count of (\w+) ", out)
+    counted = re.findall(r"Count of (\w+) \([^)]*\): \d+ for \d+x(\d+)", out)
+    assert counted
+    for faces, face in counted:
+        assert faces == face_name(int(face), lang, plural=True)
+
+
+def test_spanish_typing_works_in_any_display_language(tmp_path: Path) -> None:
+    human, seed = first_game_with(
+        "Standing bid:", tmp_path, make=lambda s: Human(auto=False), lang="it"
+    )
+    human = Human(["dudo"], auto=False)
+    run(human, tmp_path / "again", seed=seed, lang="it")
+    assert re.search(r"\w+: dubito \(calls \w+'s \d+x\d+\)", human.output)
+
+
+# ------------------------------------------------------------------ special rounds
+
+
+def test_out_of_turn_calls_under_cruzado() -> None:
+    rules = DUDO.with_options(cruzado=True)
+    # Ana opens; Beto is to act next, so you may call Ana's bid out of turn.
+    game = Game.with_hands(rules, HANDS4, opener=1, seed=5)
+    human = Human(auto=False, out_of_turn_script=["5x3", "?", "maybe", "dudo"])
+    with pytest.raises(EOFError):
+        play_game(game, bots_for(game), console=human.console, input_fn=human, lang="es")
+    out = human.output
+    asked = human.prompts[:4]
+    assert asked == [asked[0]] * 4
+    assert re.fullmatch(
+        r"Call Ana's \d+x\d+ out of turn\? Enter: no, Beto plays on; 'dudo': call now > ", asked[0]
+    )
+    assert "out of turn you may only call ('dudo'), or press Enter to play on." in out
+    assert "Cruzado: after another player's action" in out
+    assert "Not understood: 'maybe'" in out
+    assert re.search(r"You: dudo \(calls Ana's \d+x\d+ out of turn\)", out)
+    assert game.history[1][0] == 0 and game.round_number == 2
+
+
+def test_bots_call_out_of_turn_and_empty_line_plays_on(tmp_path: Path) -> None:
+    for seed in range(20):
+        human = Human(seed=seed)  # always presses Enter at the out-of-turn question
+        run(human, tmp_path / str(seed), seed=seed, settings=["cruzado=true"], players=6)
+        assert "Winner: " in human.output
+        if re.search(r"\w+: call \(calls \w+'s \d+x\d+ out of turn\)", human.output):
+            assert any("out of turn?" in p for p in human.prompts)
+            return
+    pytest.fail("no bot called out of turn")
+
+
+def test_no_out_of_turn_prompt_without_cruzado(tmp_path: Path) -> None:
+    human = Human(seed=1)
+    run(human, tmp_path, seed=1, players=6)
+    assert not any("out of turn" in p for p in human.prompts)
+
+
+def test_you_choose_the_obliging_round_visibility() -> None:
+    # You drop to one die and oblige: choose open, then see every hand but your own.
+    game = Game(DUDO, 3, seed=2, order=(0, 1, 2), dice=(1, 3, 3), obliger=0)
+    human = Human(["bogus", "3x3", "abierto"], auto=False)
+    with pytest.raises(EOFError):
+        play_game(game, bots_for(game), console=human.console, input_fn=human, lang="es")
+    out = human.output
+    assert "Round 1 (obliging round)" in out
+    assert "Obliging round: You oblige. Aces are not wild" in out
+    assert "Your dice: not rolled yet" in out
+    assert "You oblige: choose 'abierto' or 'cerrado'" in out
+    assert (
+        "Not allowed: first choose an open or a closed obliging round: 'abierto' or 'cerrado'"
+        in out
+    )
+    assert "You may: abierto, cerrado. Type ? for help." in out
+    assert "You: abierto (open: everyone sees every hand but their own)" in out
+    assert "Your dice: hidden (open obliging round: you see every hand but your own)" in out
+    seen = re.search(r"You see: Ana ([1-6 ]+); Beto ([1-6 ]+)", out)
+    assert seen is not None
+    assert tuple(map(int, seen[1].split())) == game.hand(1)
+    assert tuple(map(int, seen[2].split())) == game.hand(2)
+    assert "Lowest openings: 1x1 (un as)" in out  # any face, aces included, in an obliging round
+
+
+def test_closed_obliging_round_hides_your_dice() -> None:
+    rules = preset("dudo-equalize")  # closed obliging rounds
+    game = Game(rules, 3, seed=2, order=(1, 0, 2), dice=(3, 1, 3), obliger=1)
+    human = Human(auto=False)
+    with pytest.raises(EOFError):
+        play_game(game, bots_for(game), console=human.console, input_fn=human)
+    out = human.output
+    assert "closed: only players holding one die see their own dice" in out
+    assert "Your dice: hidden (closed obliging round" in out
+    assert "Your dice: 1" not in out and "You see" not in out
+    assert re.search(r"Lowest raises: \d+x(\d+) .*, \d+x\1 ", out)  # same face only
+
+
+def test_after_you_are_out_the_game_is_summarised() -> None:
+    # You hold the last die of yours and bid the impossible: a bot calls and you are out.
+    hands = [(2,), (3, 3, 4, 4, 5), (3, 5, 5, 6, 6), (2, 2, 4, 6, 6)]
+    game = Game.with_hands(DUDO, hands, opener=0, obliged=(0,), seed=3)
+    human = Human(["16x6"], auto=False)
+    status = play_game(game, bots_for(game), console=human.console, input_fn=human)
+    assert status == "finished" and game.is_over
+    out = human.output
+    assert "You lose 1 die (0 left)" in out and "You are out of the game" in out
+    tail = out.split("You are out of the game. The bots play on; one line per round:")[1]
+    assert re.search(r"Round 2: \w+ (calls|claims|doubts) ", tail)
+    assert "Your move" not in tail and "All dice" not in tail
+    assert re.search(r"Winner: (Ana|Beto|Carmen), after \d+ rounds\.", tail)
+    assert len(human.prompts) == 1
+
+
+def test_play_game_checks_its_arguments() -> None:
+    game = Game(DUDO, 3, seed=1)
+    console = Console(file=io.StringIO())
+    with pytest.raises(DudoError, match="no bot for seat"):
+        play_game(game, {1: make_bot("random", random.Random(1))}, console=console, input_fn=input)
+    with pytest.raises(DudoError, match="names: 2 given"):
+        play_game(game, bots_for(game), console=console, input_fn=input, names=("A", "B"))
