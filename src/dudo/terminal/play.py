@@ -83,32 +83,12 @@ from dudo.engine.actions import (
     SpotOn,
 )
 from dudo.engine.errors import DudoError, IllegalActionError, NotationError
-from dudo.engine.events import (
-    BidMade,
-    Called,
-    DiceLost,
-    DieWon,
-    Eliminated,
-    Event,
-    GameOver,
-    ObligingRound,
-    PassDoubted,
-    Passed,
-    Revealed,
-    RoundCancelled,
-    RoundStarted,
-    SeatingDecided,
-    SeatingRolled,
-    SpotOnClaimed,
-    VisibilityChosen,
-)
+from dudo.engine.events import Eliminated, RoundStarted, VisibilityChosen
 from dudo.engine.game import Game
 from dudo.engine.rules import (
-    PRESETS,
     AcesFrom,
     AcesTo,
     Direction,
-    ObligeFaceChange,
     RaiseMode,
     Rules,
     parse_assignment,
@@ -117,6 +97,16 @@ from dudo.engine.rules import (
 from dudo.engine.view import PlayerView
 from dudo.notation import LANGUAGES, face_name, format_action, parse_action
 from dudo.records import PlayerInfo, write_record
+from dudo.terminal.narration import (
+    FACE_CHANGE_TEXT,
+    PASS_HAND_TEXT,
+    VISIBILITY_TEXT,
+    Narrator,
+    dice_text,
+    hand_text,
+    option_text,
+    rules_label,
+)
 
 __all__ = [
     "BOT_NAMES",
@@ -378,61 +368,14 @@ def _save(
     return True
 
 
-# ----------------------------------------------------------------------------- words
-
-
-def _dice(count: int) -> str:
-    return f"{count} {'die' if count == 1 else 'dice'}"
-
-
-def _hand(dice: Sequence[int]) -> str:
-    return " ".join(str(d) for d in dice) if dice else "-"
-
-
 def _is_bid(action: Action) -> bool:
     return isinstance(action, Bid | RevealBid)
-
-
-def _rules_label(rules: Rules, preset_name: str | None) -> str:
-    """The rules as a preset plus house rules (the closest preset when none is named)."""
-    if preset_name not in PRESETS:
-        preset_name = min(PRESETS, key=lambda n: len(rules.differences(PRESETS[n])))
-    changes = rules.differences(PRESETS[preset_name])
-    if not changes:
-        return preset_name
-    shown = ", ".join(f"{k}={_option_text(v)}" for k, (v, _) in changes.items())
-    return f"{preset_name} with house rules {shown}"
-
-
-def _option_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return ",".join(str(v) for v in value) or "none"
-    if value is None:
-        return "none"
-    return str(value)
-
-
-_VISIBILITY_TEXT = {
-    "normal": "everyone sees their own dice",
-    "closed": "closed: only players holding one die see their own dice",
-    "open": "open: everyone sees every hand but their own",
-}
-
-_FACE_CHANGE_TEXT = {
-    ObligeFaceChange.NOBODY: "nobody may change the face: raise the quantity only",
-    ObligeFaceChange.SINGLE_DIE: "only players holding one die may change the face",
-    ObligeFaceChange.SINGLE_DIE_VETERAN: (
-        "only one-die players who have had their own obliging round may change the face"
-    ),
-}
 
 
 # ---------------------------------------------------------------------------- screen
 
 
-class _Screen:
+class _Screen(Narrator):
     """One game on the console: the human in seat 0, bots in the other seats."""
 
     def __init__(
@@ -446,59 +389,26 @@ class _Screen:
         preset_name: str | None,
         seed: int | None,
     ) -> None:
+        super().__init__(
+            console,
+            names,
+            game.view(0).rules,
+            lang,
+            you=0 if names[0].casefold() == "you" else None,
+        )
         self.game = game
-        self.rules = game.view(0).rules
-        self.lang = lang
-        self.names = names
         self.preset_name = preset_name
         self.seed = seed
-        self.you = 0
+        self.seat = 0  # yours
         self.bots = bots
-        self.console = console
         self.read = read
         self.pause = BOT_PAUSE if console.is_terminal else 0.0
-        self.second_person = self.names[0].casefold() == "you"
         self.seen_events = 0
-        self.brief = False  # after you are out: one line per round
-        self.claim: Called | SpotOnClaimed | PassDoubted | None = None
-        self.seating_rolls = 0
-        self.name_width = max(len(n) for n in self.names)
 
     # ------------------------------------------------------------------ output helpers
 
     def view(self) -> PlayerView:
-        return self.game.view(self.you)
-
-    def line(self, text: str | Text, style: str = "", indent: int = 2) -> None:
-        body = text if isinstance(text, Text) else Text(text, style=style)
-        self.console.print(Text(" " * indent) + body, soft_wrap=True)
-
-    def name(self, player: int) -> str:
-        return self.names[player]
-
-    def subject(self, player: int, third: str, second: str) -> str:
-        """``"Ana loses"`` or, for you, ``"You lose"``."""
-        if player == self.you and self.second_person:
-            return f"{self.names[player]} {second}"
-        return f"{self.names[player]} {third}"
-
-    def possessive(self, player: int) -> str:
-        if player == self.you and self.second_person:
-            return "your"
-        return f"{self.names[player]}'s"
-
-    def say(self, action: Action) -> str:
-        """An action in the game's language: ``4x5 (cuatro quinas)``, ``dudo``."""
-        if isinstance(action, Bid):
-            return (
-                f"{format_action(action, self.lang)} ({format_action(action, self.lang, 'long')})"
-            )
-        if isinstance(action, RevealBid):
-            return (
-                f"{format_action(action, self.lang)} "
-                f"({format_action(action.bid, self.lang, 'long')})"
-            )
-        return format_action(action, self.lang)
+        return self.game.view(self.seat)
 
     def faces_of(self, dice: Sequence[int]) -> str:
         return ", ".join(face_name(d, self.lang) for d in dice)
@@ -513,7 +423,7 @@ class _Screen:
             if v.is_over or v.to_move is None:
                 return
             mover = v.to_move
-            if mover == self.you:
+            if mover == self.seat:
                 self.your_turn()
             else:
                 self.bot_turn(mover)
@@ -536,9 +446,9 @@ class _Screen:
         v = self.view()
         if v.is_over or v.standing_bid is None or v.bidder is None or v.phase != "bidding":
             return
-        mine = Call(by=self.you)
+        mine = Call(by=self.seat)
         if (
-            last != self.you
+            last != self.seat
             and not self.brief
             and mine in v.legal_actions
             and self.ask_out_of_turn(v)
@@ -652,7 +562,7 @@ class _Screen:
     def intro(self) -> None:
         n = len(self.names)
         self.console.print(
-            Text(f"Dudo: {n} players, rules {_rules_label(self.rules, self.preset_name)}", "bold"),
+            Text(f"Dudo: {n} players, rules {rules_label(self.rules, self.preset_name)}", "bold"),
             soft_wrap=True,
         )
         levels = "/".join(sorted({bot.name for bot in self.bots.values()}))
@@ -700,7 +610,9 @@ class _Screen:
             if count == 0:
                 self.line(f"{marker} {who}  out", style="dim", indent=4)
                 continue
-            row = Text(f"{marker} {who}  {_dice(count):<7}", style="bold" if p == v.to_move else "")
+            row = Text(
+                f"{marker} {who}  {dice_text(count):<7}", style="bold" if p == v.to_move else ""
+            )
             if p in last:
                 row.append(f"  {format_action(last[p], self.lang)}")
             tags = []
@@ -715,16 +627,16 @@ class _Screen:
         self.line(f"Dice in play: {v.dice_in_play}")
 
     def your_dice(self, v: PlayerView) -> None:
-        if v.dice_counts[self.you] == 0:
+        if v.dice_counts[self.seat] == 0:
             return
-        aside = v.set_aside[self.you]
+        aside = v.set_aside[self.seat]
         if v.my_dice is not None:
             text = Text("Your dice: ")
-            text.append(_hand(v.my_dice), style="bold cyan")
+            text.append(hand_text(v.my_dice), style="bold cyan")
             if v.my_dice:
                 text.append(f"  ({self.faces_of(v.my_dice)})")
             if aside:
-                text.append(f"; face up: {_hand(aside)}")
+                text.append(f"; face up: {hand_text(aside)}")
             self.line(text)
         elif v.phase == "choose_visibility":
             self.line("Your dice: not rolled yet (the obliger first chooses open or closed)")
@@ -738,11 +650,11 @@ class _Screen:
         seen = [
             (p, dice)
             for p, dice in enumerate(v.seen_dice)
-            if p != self.you and dice and v.dice_counts[p]
+            if p != self.seat and dice and v.dice_counts[p]
         ]
         if seen:
             label = "You see" if v.visibility == "open" else "Face up"
-            shown = "; ".join(f"{self.name(p)} {_hand(d)}" for p, d in seen)
+            shown = "; ".join(f"{self.name(p)} {hand_text(d)}" for p, d in seen)
             self.line(f"{label}: {shown}")
 
     def status(self, v: PlayerView) -> None:
@@ -773,7 +685,7 @@ class _Screen:
         if v.phase == "choose_visibility":
             self.line(
                 f"You oblige: choose {self.choice_words()} "
-                f"({_VISIBILITY_TEXT['open']}; {_VISIBILITY_TEXT['closed']})"
+                f"({VISIBILITY_TEXT['open']}; {VISIBILITY_TEXT['closed']})"
             )
             return
         bids = [a for a in legal if isinstance(a, Bid)]
@@ -814,7 +726,7 @@ class _Screen:
             "'cinque tre': at least that many dice on the whole table show that face."
         )
         if v.obliging:
-            change = _FACE_CHANGE_TEXT[rules.oblige_face_change]
+            change = FACE_CHANGE_TEXT[rules.oblige_face_change]
             self.line(
                 "This is an obliging round: aces are not wild and rank lowest, the opener may "
                 f"bid any face, there is no spot-on or pass; {change}."
@@ -854,7 +766,7 @@ class _Screen:
                 )
                 self.line("- " + explain[SpotOn].format(format_action(a, self.lang), reward))
             elif isinstance(a, Pass):
-                hands = ", ".join(str(h).replace("_", " ") for h in sorted(rules.pass_hands))
+                hands = ", ".join(PASS_HAND_TEXT[h] for h in sorted(rules.pass_hands))
                 self.line("- " + explain[Pass].format(format_action(a, self.lang), hands))
             elif isinstance(a, DoubtPass):
                 self.line("- " + explain[DoubtPass].format(format_action(a, self.lang)))
@@ -863,7 +775,7 @@ class _Screen:
             self.line(
                 "- "
                 + explain[ObligeChoice].format(
-                    *words, _VISIBILITY_TEXT["open"], _VISIBILITY_TEXT["closed"]
+                    *words, VISIBILITY_TEXT["open"], VISIBILITY_TEXT["closed"]
                 )
             )
         if any(isinstance(a, RevealBid) for a in legal):
@@ -939,9 +851,9 @@ class _Screen:
             self.line("Other: " + ", ".join(format_action(a, self.lang) for a in others))
 
     def show_rules(self) -> None:
-        self.line(f"Rules: {_rules_label(self.rules, self.preset_name)}", style="bold", indent=0)
+        self.line(f"Rules: {rules_label(self.rules, self.preset_name)}", style="bold", indent=0)
         for option, value in self.rules.to_dict().items():
-            self.line(f"{option} = {_option_text(value)}")
+            self.line(f"{option} = {option_text(value)}")
 
     # -------------------------------------------------------------------- narration
 
@@ -952,13 +864,10 @@ class _Screen:
         self.seen_events = len(v.events)
         dealt = False
         for e in new:
-            if self.brief:
-                self.brief_event(e, v)
-            else:
-                self.event(e, v)
+            self.event(e)
             if isinstance(e, RoundStarted | VisibilityChosen):
                 dealt = True
-            if isinstance(e, Eliminated) and e.player == self.you and not v.is_over:
+            if isinstance(e, Eliminated) and e.player == self.seat and not v.is_over:
                 self.brief = True
                 self.console.print()
                 self.line(
@@ -970,163 +879,3 @@ class _Screen:
             # A new deal: the table and your dice (at your turn the status shows them).
             self.table(v)
             self.your_dice(v)
-
-    def event(self, e: Event, v: PlayerView) -> None:
-        name = self.name
-        if isinstance(e, SeatingRolled):
-            self.seating_rolls += 1
-            label = "Seating roll" if self.seating_rolls == 1 else "Tie re-roll"
-            rolls = ", ".join(f"{name(p)} {value}" for p, value in e.rolls)
-            self.line(f"{label}: {rolls}", indent=0)
-        elif isinstance(e, SeatingDecided):
-            order = ", ".join(name(p) for p in e.order)
-            self.line(f"Play order ({e.direction}): {order}", indent=0)
-        elif isinstance(e, RoundStarted):
-            self.console.print()
-            title = f"Round {e.number}" + (" (obliging round)" if e.obliging else "")
-            self.console.rule(Text(title, style="bold"))
-            self.line(
-                f"{self.subject(e.opener, 'opens', 'open')} the round.",
-                indent=0,
-            )
-        elif isinstance(e, ObligingRound):
-            how = (
-                f"{self.subject(e.player, 'chooses', 'choose')} open or closed before the roll"
-                if e.visibility is None
-                else _VISIBILITY_TEXT.get(e.visibility, e.visibility)
-            )
-            change = _FACE_CHANGE_TEXT[self.rules.oblige_face_change]
-            self.line(
-                f"Obliging round: {self.subject(e.player, 'obliges', 'oblige')}. Aces are not "
-                f"wild; no spot-on or pass; {change}; {how}.",
-                style="magenta",
-                indent=0,
-            )
-        elif isinstance(e, VisibilityChosen):
-            word = format_action(ObligeChoice(e.open), self.lang)
-            how = _VISIBILITY_TEXT["open" if e.open else "closed"]
-            self.line(f"{name(e.player)}: {word} ({how})")
-        elif isinstance(e, BidMade):
-            text = f"{name(e.player)}: {self.say(e.bid)}"
-            if e.revealed:
-                text += f"; sets aside {_hand(e.revealed)} face up and re-rolls {_dice(e.rerolled)}"
-            self.line(text)
-        elif isinstance(e, Passed):
-            self.line(
-                f"{name(e.player)}: {format_action(Pass(), self.lang)} (claims a special hand)"
-            )
-        elif isinstance(e, Called):
-            self.claim = e
-            how = " out of turn" if e.out_of_turn else ""
-            self.line(
-                f"{name(e.player)}: {format_action(CALL, self.lang)} "
-                f"(calls {self.possessive(e.bidder)} {e.bid}{how})",
-                style="bold",
-            )
-        elif isinstance(e, SpotOnClaimed):
-            self.claim = e
-            self.line(
-                f"{name(e.player)}: {format_action(SpotOn(), self.lang)} "
-                f"(claims {self.possessive(e.bidder)} {e.bid} is exactly right)",
-                style="bold",
-            )
-        elif isinstance(e, PassDoubted):
-            self.claim = e
-            self.line(
-                f"{name(e.player)}: {format_action(DoubtPass(), self.lang)} "
-                f"(doubts {self.possessive(e.passer)} pass)",
-                style="bold",
-            )
-        elif isinstance(e, Revealed):
-            self.reveal(e)
-        else:
-            self.result_event(e)
-
-    def result_event(self, e: Event) -> None:
-        """Dice lost and won, eliminations, the winner (in both full and brief mode)."""
-        if isinstance(e, DiceLost):
-            self.line(
-                f"{self.subject(e.player, 'loses', 'lose')} {_dice(e.count)} ({e.remaining} left)",
-                style="yellow",
-            )
-        elif isinstance(e, DieWon):
-            self.line(
-                f"{self.subject(e.player, 'wins', 'win')} a die ({e.remaining} now)", style="green"
-            )
-        elif isinstance(e, RoundCancelled):
-            self.line("Exactly right: nobody loses a die and the dice are rolled again", "green")
-        elif isinstance(e, Eliminated):
-            self.line(f"{self.subject(e.player, 'is', 'are')} out of the game", style="red")
-        elif isinstance(e, GameOver):
-            self.console.print()
-            rounds = self.game_rounds()
-            if e.winner == self.you and self.second_person:
-                text = f"Winner: you! You win the game after {rounds} rounds."
-            else:
-                text = f"Winner: {self.name(e.winner)}, after {rounds} rounds."
-            self.line(text, style="bold green", indent=0)
-
-    def game_rounds(self) -> int:
-        return self.view().round_number
-
-    def count_line(self, e: Revealed) -> str:
-        """The count that decided a call or spot-on: 'Quinas (aces wild): 4. 3x5 stands.'"""
-        assert e.bid is not None and e.count is not None
-        bid = e.bid
-        faces = face_name(bid.face, self.lang, plural=True)
-        if bid.face == 1:
-            counting = "aces only"
-        elif not e.wild_aces:
-            counting = "aces not wild"
-        elif self.rules.wild_needs_natural:
-            counting = "aces wild beside a natural"
-        else:
-            counting = "aces wild"
-        if isinstance(self.claim, SpotOnClaimed):
-            verdict = "exactly right" if e.count == bid.quantity else "not exact"
-        else:
-            verdict = "the bid stands" if e.count >= bid.quantity else "the bid fails"
-        long = format_action(bid, self.lang, "long")
-        return f"Count of {faces} ({counting}): {e.count} for {bid} ({long}): {verdict}"
-
-    def pass_line(self, e: Revealed) -> str:
-        assert e.passer is not None
-        if e.pass_hand is not None:
-            kind = str(e.pass_hand).replace("_", " ")
-            return f"{self.name(e.passer)} holds {_hand(e.hands[e.passer])}, a {kind}: the pass was good"
-        return f"{self.name(e.passer)} holds {_hand(e.hands[e.passer])}, no special hand: a bluff"
-
-    def reveal(self, e: Revealed) -> None:
-        self.line("All dice:")
-        for p, hand in enumerate(e.hands):
-            if hand:
-                self.line(f"{self.name(p):<{self.name_width}}  {_hand(hand)}", "cyan", indent=4)
-        if e.bid is not None and e.count is not None:
-            self.line(self.count_line(e), style="bold")
-        elif e.passer is not None:
-            self.line(self.pass_line(e), style="bold")
-        self.claim = None
-
-    def brief_event(self, e: Event, v: PlayerView) -> None:
-        if isinstance(e, Called | SpotOnClaimed | PassDoubted):
-            self.claim = e
-        elif isinstance(e, Revealed):
-            claim = self.claim
-            self.claim = None
-            number = v.round_number - (0 if v.is_over else 1)
-            if isinstance(claim, Called):
-                what = f"{self.name(claim.player)} calls {self.name(claim.bidder)}'s {claim.bid}"
-            elif isinstance(claim, SpotOnClaimed):
-                what = f"{self.name(claim.player)} claims {self.name(claim.bidder)}'s {claim.bid} exact"
-            elif isinstance(claim, PassDoubted):
-                what = f"{self.name(claim.player)} doubts {self.name(claim.passer)}'s pass"
-            else:  # pragma: no cover - every reveal follows a claim
-                what = "dice shown"
-            detail = (
-                self.count_line(e)
-                if e.bid is not None and e.count is not None
-                else (self.pass_line(e) if e.passer is not None else "")
-            )
-            self.line(f"Round {number}: {what}. {detail}", indent=0)
-        elif isinstance(e, DiceLost | DieWon | RoundCancelled | Eliminated | GameOver):
-            self.result_event(e)
