@@ -8,11 +8,16 @@ raises from each standing bid. Tables are shared between games with equal rules.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import IntEnum
-from functools import lru_cache
+from functools import lru_cache, partial
+from typing import TypeVar
 
 from dudo.engine.actions import CALL, Action, Bid
 from dudo.engine.rules import AcesFrom, AcesRank, AcesTo, OpenOnAces, RaiseMode, Rules
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 
 class RaiseContext(IntEnum):
@@ -132,8 +137,29 @@ def _sort_key(rules: Rules, bid: Bid, obliging: bool) -> tuple[int, int]:
     return (q, 2 * _face_rank(rules, f, obliging))
 
 
+class _Memo(dict[_K, _V]):
+    """A dict that fills in a missing entry with ``compute(key)``. A hit is a plain
+    subscript with no Python-level call, which matters on the engine's hot path."""
+
+    __slots__ = ("_compute",)
+
+    def __init__(self, compute: Callable[[_K], _V]) -> None:
+        super().__init__()
+        self._compute = compute
+
+    def __missing__(self, key: _K) -> _V:
+        value = self[key] = self._compute(key)
+        return value
+
+
 class BidTable:
-    """Every bid for one number of dice in play, and memoised legal raises."""
+    """Every bid for one number of dice in play, and memoised legal raises.
+
+    The memos are read directly on the engine's hot path: ``raise_tuples[context][standing]``
+    (the raises, lowest first), ``raise_sets`` (the same as a set), ``raise_calls`` (the
+    raises then the call); ``opening_tuples[opener_dice]`` and ``opening_sets``. The methods
+    below read the same memos.
+    """
 
     def __init__(self, rules: Rules, dice_in_play: int, obliging: bool) -> None:
         self.rules = rules
@@ -142,63 +168,58 @@ class BidTable:
         every = [Bid(q, f) for q in range(1, dice_in_play + 1) for f in range(1, rules.faces + 1)]
         every.sort(key=lambda b: _sort_key(rules, b, obliging))
         self.bids: tuple[Bid, ...] = tuple(every)
-        self._raises: dict[tuple[RaiseContext, Bid], tuple[Bid, ...]] = {}
-        self._raise_sets: dict[tuple[RaiseContext, Bid], frozenset[Bid]] = {}
-        self._with_call: dict[tuple[RaiseContext, Bid], tuple[Action, ...]] = {}
-        self._openings: dict[bool, tuple[Bid, ...]] = {}
-        self._opening_sets: dict[bool, frozenset[Bid]] = {}
+        self.raise_tuples: dict[RaiseContext, _Memo[Bid, tuple[Bid, ...]]] = {}
+        self.raise_sets: dict[RaiseContext, _Memo[Bid, frozenset[Bid]]] = {}
+        self.raise_calls: dict[RaiseContext, _Memo[Bid, tuple[Action, ...]]] = {}
+        for context in RaiseContext:
+            raises = self.raise_tuples[context] = _Memo(partial(self._find_raises, context))
+            self.raise_sets[context] = _Memo(partial(_as_set, raises))
+            self.raise_calls[context] = _Memo(partial(_then_call, raises))
+        self.opening_tuples: _Memo[int, tuple[Bid, ...]] = _Memo(self._find_openings)
+        self.opening_sets: _Memo[int, frozenset[Bid]] = _Memo(partial(_as_set, self.opening_tuples))
 
     def has(self, bid: Bid) -> bool:
         return 1 <= bid.quantity <= self.dice_in_play and 1 <= bid.face <= self.rules.faces
 
     def raises(self, context: RaiseContext, standing: Bid) -> tuple[Bid, ...]:
         """Every bid that legally follows ``standing`` in ``context``, lowest first."""
-        key = (context, standing)
-        found = self._raises.get(key)
-        if found is None:
-            rules, obliging = self.rules, self.obliging
-            found = tuple(
-                b for b in self.bids if raise_problem(rules, context, standing, b, obliging) is None
-            )
-            self._raises[key] = found
-        return found
+        return self.raise_tuples[context][standing]
 
     def raises_then_call(self, context: RaiseContext, standing: Bid) -> tuple[Action, ...]:
         """The legal raises followed by the call: all a player may do in a plain round."""
-        key = (context, standing)
-        found = self._with_call.get(key)
-        if found is None:
-            found = self._with_call[key] = (*self.raises(context, standing), CALL)
-        return found
+        return self.raise_calls[context][standing]
 
     def raise_set(self, context: RaiseContext, standing: Bid) -> frozenset[Bid]:
         """The same bids as :meth:`raises`, as a set for fast membership tests."""
-        key = (context, standing)
-        found = self._raise_sets.get(key)
-        if found is None:
-            found = self._raise_sets[key] = frozenset(self.raises(context, standing))
-        return found
+        return self.raise_sets[context][standing]
 
     def openings(self, opener_dice: int) -> tuple[Bid, ...]:
         """Every bid that may open the round, lowest first."""
-        single = opener_dice == 1
-        found = self._openings.get(single)
-        if found is None:
-            found = tuple(
-                b
-                for b in self.bids
-                if opening_problem(self.rules, b, opener_dice, self.obliging) is None
-            )
-            self._openings[single] = found
-        return found
+        return self.opening_tuples[opener_dice]
 
     def opening_set(self, opener_dice: int) -> frozenset[Bid]:
         """The same bids as :meth:`openings`, as a set for fast membership tests."""
-        single = opener_dice == 1
-        found = self._opening_sets.get(single)
-        if found is None:
-            found = self._opening_sets[single] = frozenset(self.openings(opener_dice))
-        return found
+        return self.opening_sets[opener_dice]
+
+    def _find_raises(self, context: RaiseContext, standing: Bid) -> tuple[Bid, ...]:
+        rules, obliging = self.rules, self.obliging
+        return tuple(
+            b for b in self.bids if raise_problem(rules, context, standing, b, obliging) is None
+        )
+
+    def _find_openings(self, opener_dice: int) -> tuple[Bid, ...]:
+        rules, obliging = self.rules, self.obliging
+        return tuple(
+            b for b in self.bids if opening_problem(rules, b, opener_dice, obliging) is None
+        )
+
+
+def _as_set(bids: _Memo[_K, tuple[Bid, ...]], key: _K) -> frozenset[Bid]:
+    return frozenset(bids[key])
+
+
+def _then_call(raises: _Memo[Bid, tuple[Bid, ...]], standing: Bid) -> tuple[Action, ...]:
+    return (*raises[standing], CALL)
 
 
 @lru_cache(maxsize=1024)
