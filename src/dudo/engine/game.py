@@ -859,6 +859,8 @@ class Game:
             self.winner = winner
             self.phase = _OVER
             self.bid = self.bidder = self.passer = None
+            # The last reveal showed every die; no hand is left in play.
+            self.hidden = self.set_aside = ((),) * self.players
             events.append(_new_tuple(GameOver, (winner,)))
             return
         if oblige is not None and active >= self.rules.oblige_min_players:
@@ -918,8 +920,10 @@ class Game:
         )
 
     def _sees(self, viewer: int | None, owner: int) -> bool:
-        """May ``viewer`` see ``owner``'s hidden dice now?"""
-        if viewer is None or self.phase is not _BIDDING or not self.counts[owner]:
+        """May ``viewer`` see ``owner``'s hidden dice now? A player who is out sees no more
+        than a spectator, so nobody outside the game can pass on an open round's dice."""
+        counts = self.counts
+        if viewer is None or self.phase is not _BIDDING or not counts[owner] or not counts[viewer]:
             return False
         visibility = self.visibility
         if visibility is Visibility.NORMAL:
