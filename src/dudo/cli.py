@@ -27,15 +27,15 @@ def play(
     rules: Annotated[str, typer.Option("--rules", help="Preset: see `dudo rules`.")] = "dudo",
     settings: Annotated[
         list[str] | None,
-        typer.Option("--set", help="House rule OPTION=VALUE (repeatable), e.g. --set spot_on=false."),
+        typer.Option(
+            "--set", help="House rule OPTION=VALUE (repeatable), e.g. --set spot_on=false."
+        ),
     ] = None,
     lang: Annotated[str, typer.Option(help="Language of the game: en, es or it.")] = "en",
     seed: Annotated[int | None, typer.Option(help="Seed for dice and bots (replayable).")] = None,
     bots: Annotated[str, typer.Option(help="Bot level: random or easy.")] = "easy",
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
-    record_dir: Annotated[
-        Path | None, typer.Option(help="Where to save the game record.")
-    ] = None,
+    record_dir: Annotated[Path | None, typer.Option(help="Where to save the game record.")] = None,
 ) -> None:
     """Play Dudo in the terminal against computer players."""
     from dudo.terminal.play import play_command
