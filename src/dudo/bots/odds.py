@@ -129,24 +129,8 @@ def _tails(kind: _Kind, naturals: int, aces: int, unknown: int, faces: int) -> t
     return tuple(out)
 
 
-def _matches(face: int, known: Iterable[int], counting: Counting) -> tuple[_Kind, int, int]:
-    kind = _kind(face, counting)
-    naturals = aces = 0
-    for die in known:
-        if not 1 <= die <= counting.faces:
-            raise DudoError(f"a die shows {die!r}; faces are 1..{counting.faces}")
-        if die == face:
-            naturals += 1
-        elif die == 1:
-            aces += 1
-    return kind, naturals, (0 if kind is _Kind.PLAIN else aces)
-
-
-def _check(bid: Bid, unknown: int, counting: Counting) -> None:
-    if not 1 <= bid.face <= counting.faces:
-        raise DudoError(f"{bid}: there is no face {bid.face} (faces are 1..{counting.faces})")
-    if unknown < 0:
-        raise DudoError(f"unknown dice: {unknown} is negative")
+def _odds(known: Iterable[int], unknown: int, wild: bool, needs_natural: bool, faces: int) -> Odds:
+    return Odds(known, unknown, Counting(wild, needs_natural and wild, faces))
 
 
 def count_distribution(
@@ -159,11 +143,9 @@ def count_distribution(
     faces: int = 6,
 ) -> tuple[Fraction, ...]:
     """Exact P(count == k) for a bid on ``face``, k = 0, 1, ... (all dice known or not)."""
-    counting = Counting(wild, needs_natural and wild, faces)
-    _check(Bid(1, face), unknown, counting)
-    kind, naturals, aces = _matches(face, known, counting)
+    odds = _odds(known, unknown, wild, needs_natural, faces)
     total: int = faces**unknown
-    return tuple(Fraction(w, total) for w in _weights(kind, naturals, aces, unknown, faces))
+    return tuple(Fraction(w, total) for w in _weights(*odds._key(face), unknown, faces))
 
 
 def bid_probability_exact(
@@ -208,9 +190,7 @@ def bid_probability(
     faces: int = 6,
 ) -> float:
     """Chance that ``bid`` is true (float, cached; same value as the exact one, rounded)."""
-    counting = Counting(wild, needs_natural and wild, faces)
-    _check(bid, unknown, counting)
-    return _at_least(bid, *_matches(bid.face, known, counting), unknown, faces)
+    return _odds(known, unknown, wild, needs_natural, faces).at_least(bid)
 
 
 def exactly_probability(
@@ -223,25 +203,7 @@ def exactly_probability(
     faces: int = 6,
 ) -> float:
     """Chance that exactly ``bid.quantity`` dice count for ``bid.face`` (float, cached)."""
-    counting = Counting(wild, needs_natural and wild, faces)
-    _check(bid, unknown, counting)
-    return _exactly(bid, *_matches(bid.face, known, counting), unknown, faces)
-
-
-def _at_least(bid: Bid, kind: _Kind, naturals: int, aces: int, unknown: int, faces: int) -> float:
-    tails = _tails(kind, naturals, aces, unknown, faces)
-    q = bid.quantity
-    if q <= 0:
-        return 1.0
-    return tails[q] if q < len(tails) else 0.0
-
-
-def _exactly(bid: Bid, kind: _Kind, naturals: int, aces: int, unknown: int, faces: int) -> float:
-    tails = _tails(kind, naturals, aces, unknown, faces)
-    q = bid.quantity
-    if not 0 <= q < len(tails) - 1:
-        return 0.0
-    return tails[q] - tails[q + 1]
+    return _odds(known, unknown, wild, needs_natural, faces).exactly(bid)
 
 
 class Odds:
@@ -311,28 +273,12 @@ class Odds:
 
 def view_bid_probability(view: PlayerView, bid: Bid) -> float:
     """Chance that ``bid`` is true given everything ``view`` shows."""
-    c = counting_for(view)
-    return bid_probability(
-        bid,
-        view.known_dice,
-        view.unknown_count,
-        wild=c.wild,
-        needs_natural=c.needs_natural,
-        faces=c.faces,
-    )
+    return Odds.from_view(view).at_least(bid)
 
 
 def view_exactly_probability(view: PlayerView, bid: Bid) -> float:
     """Chance that ``bid`` is exactly right given everything ``view`` shows."""
-    c = counting_for(view)
-    return exactly_probability(
-        bid,
-        view.known_dice,
-        view.unknown_count,
-        wild=c.wild,
-        needs_natural=c.needs_natural,
-        faces=c.faces,
-    )
+    return Odds.from_view(view).exactly(bid)
 
 
 @lru_cache(maxsize=4096)
