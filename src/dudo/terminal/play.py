@@ -528,8 +528,6 @@ class _Screen(Narrator):
             if isinstance(action, ObligeChoice):
                 return None
             return "first choose an open or a closed obliging round: " + self.choice_words()
-        if isinstance(action, ObligeChoice):
-            return "there is no open or closed choice to make now"
         if v.standing_bid is None and not _is_bid(action):
             return "you open the round, so you must bid"
         return None
