@@ -1,4 +1,4 @@
-"""The ``dudo`` command: wires the parts together (terminal game, replay, dice cup, rules).
+"""The ``dudo`` command: wires the parts together (web server, terminal game, replay, dice cup, rules).
 
 Each command imports its part only when run, so ``dudo --help`` stays fast.
 """
@@ -14,7 +14,7 @@ from rich.console import Console
 
 app = typer.Typer(
     name="dudo",
-    help="Dudo (Perudo, Cacho, Liar's Dice): play in the terminal, replay games, use the dice cup.",
+    help="Dudo (Perudo, Cacho, Liar's Dice): play online or in the terminal, replay games, use the dice cup.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -80,6 +80,31 @@ def cup(
     from dudo.terminal.cup_screen import cup_command
 
     raise typer.Exit(cup_command(action, Console(), sys.stdin))
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder for the SQLite database (default: $DUDO_HOME or the user data folder)."
+        ),
+    ] = None,
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            envvar="DUDO_DATABASE_URL",
+            help="SQLAlchemy URL of the database, e.g. postgresql://user:pw@host/dudo (default: SQLite in the data folder).",
+        ),
+    ] = None,
+    log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+) -> None:
+    """Play online: serve the browser client and the game server (open the printed link)."""
+    from dudo.server.run import serve_command
+
+    raise typer.Exit(serve_command(host, port, data_dir, database_url, log_level))
 
 
 @app.command("rules")

@@ -1,0 +1,13 @@
+"""Online play: the web server (FastAPI on uvicorn), its WebSocket protocol and its storage.
+
+- :mod:`.app` builds the application: HTTP routes for the lobby, cups and past games, the
+  WebSocket for play, and the browser client's files (:mod:`dudo.web`).
+- :mod:`.tables` holds the live tables: seats, the game, bots, timers, stand-ins, broadcasts.
+- :mod:`.wire` turns engine views and events into the JSON sent to each connection and checks
+  the frames clients send; ``PROTOCOL.md`` documents both.
+- :mod:`.storage` keeps tables, games and every accepted action in SQLite or PostgreSQL,
+  migrated by Alembic (:mod:`.migrations`).
+
+The server never decides a rule: every intent goes through the engine, and every connection
+gets the engine's view for its own seat.
+"""

@@ -1,0 +1,39 @@
+"""``dudo serve``: one process serving the browser client and the game API with uvicorn."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from dudo.server.storage import default_url
+from dudo.server.wire import MAX_FRAME
+
+
+def serve_command(
+    host: str, port: int, data_dir: Path | None, database_url: str | None, log_level: str
+) -> int:
+    import uvicorn
+
+    from dudo.cup.storage import data_dir as default_data_dir
+    from dudo.server.app import create_app
+
+    if database_url is None:
+        folder = data_dir if data_dir is not None else default_data_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        database_url = default_url(folder)
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    where = database_url.split("@")[-1] if "@" in database_url else database_url
+    print(f"dudo: open http://{shown}:{port}/ in a browser (database: {where})", file=sys.stderr)
+    app = create_app(database_url)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        # A client frame over the protocol's limit is refused by the protocol layer with a
+        # clear error; frames far beyond it are cut off by the WebSocket layer itself.
+        ws_max_size=16 * MAX_FRAME,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+    )
+    return 0

@@ -1,0 +1,102 @@
+// api.js — fetch helpers for the dudo HTTP API (PROTOCOL.md, "HTTP").
+//
+// api(path, {method, body, token}) resolves to the parsed JSON answer, or throws an
+// ApiError carrying the HTTP status and the server's `detail` text.
+
+export class ApiError extends Error {
+  constructor(status, detail) {
+    super(detail);
+    this.name = "ApiError";
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+/** The server's `detail` as one line of text (FastAPI's 422 gives a list of problems). */
+export function detailText(detail) {
+  if (detail == null) return "";
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail)) {
+    return detail
+      .map((d) => {
+        if (d && typeof d === "object") {
+          const where = Array.isArray(d.loc) ? d.loc.filter((x) => x !== "body").join(".") : "";
+          return where ? `${where}: ${d.msg}` : String(d.msg ?? JSON.stringify(d));
+        }
+        return String(d);
+      })
+      .join("; ");
+  }
+  if (typeof detail === "object" && detail.message) return String(detail.message);
+  return JSON.stringify(detail);
+}
+
+export async function api(path, { method = "GET", body, token } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch (err) {
+    throw new ApiError(0, `network error: ${err.message || err}`);
+  }
+  let data = null;
+  const text = await response.text();
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = { detail: text.slice(0, 300) };
+    }
+  }
+  if (!response.ok) {
+    const detail = data && data.detail !== undefined ? detailText(data.detail) : response.statusText;
+    throw new ApiError(response.status, detail || `HTTP ${response.status}`);
+  }
+  return data;
+}
+
+/** The seat token kept for a table code, or null. */
+export function seatToken(code) {
+  try {
+    return localStorage.getItem(`dudo.seat.${code}`);
+  } catch {
+    return null;
+  }
+}
+
+export function saveSeatToken(code, token) {
+  try {
+    localStorage.setItem(`dudo.seat.${code}`, token);
+  } catch {
+    /* private mode: the seat lasts this page only */
+  }
+}
+
+export function forgetSeatToken(code) {
+  try {
+    localStorage.removeItem(`dudo.seat.${code}`);
+  } catch {
+    /* nothing to forget */
+  }
+}
+
+/** Every table code this browser holds a seat token for. */
+export function knownTables() {
+  const codes = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith("dudo.seat.")) codes.push(key.slice("dudo.seat.".length));
+    }
+  } catch {
+    /* no storage */
+  }
+  return codes.sort();
+}

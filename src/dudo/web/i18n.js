@@ -1,0 +1,186 @@
+// i18n.js — UI language (en/es/it), UI strings and the server's face and call names.
+//
+// UI strings live in /static/i18n/<lang>.json (one key set in every language); face names and
+// call words come from the server (GET /api/i18n/<lang>), never from this file. The choice is
+// kept in localStorage "dudo.lang" and defaults to the browser's language when it is es or it.
+//
+// Markup hooks: data-i18n="key" (text), data-i18n-placeholder, data-i18n-aria-label,
+// data-i18n-title. The language <select> is #lang-select on every page.
+
+export const LANGUAGES = ["en", "es", "it"];
+
+let current = "en";
+let strings = {};
+let english = {};
+let server = null; // {faces: {"1": {one, many}}, calls: {call: "dudo", ...}}
+const listeners = [];
+const cache = new Map();
+
+async function getJson(url) {
+  if (cache.has(url)) return cache.get(url);
+  const promise = fetch(url, { headers: { Accept: "application/json" } }).then((r) => {
+    if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+    return r.json();
+  });
+  cache.set(url, promise);
+  try {
+    return await promise;
+  } catch (err) {
+    cache.delete(url);
+    throw err;
+  }
+}
+
+export function detectLang() {
+  let stored = null;
+  try {
+    stored = localStorage.getItem("dudo.lang");
+  } catch {
+    /* no storage */
+  }
+  if (LANGUAGES.includes(stored)) return stored;
+  const nav = (navigator.language || "en").slice(0, 2).toLowerCase();
+  return nav === "es" || nav === "it" ? nav : "en";
+}
+
+export function lang() {
+  return current;
+}
+
+async function load(code) {
+  const [ui, en, srv] = await Promise.all([
+    getJson(`/static/i18n/${code}.json`),
+    getJson("/static/i18n/en.json"),
+    getJson(`/api/i18n/${code}`).catch(() => null),
+  ]);
+  current = code;
+  strings = ui;
+  english = en;
+  server = srv;
+  document.documentElement.lang = code;
+}
+
+/** Load the chosen language, bind #lang-select and translate the page's static text. */
+export async function initI18n() {
+  try {
+    await load(detectLang());
+  } catch (err) {
+    console.warn("i18n:", err);
+    if (current !== "en") await load("en").catch(() => {});
+  }
+  const select = document.getElementById("lang-select");
+  if (select) {
+    select.value = current;
+    select.addEventListener("change", () => setLang(select.value));
+  }
+  applyI18n(document);
+}
+
+export async function setLang(code) {
+  if (!LANGUAGES.includes(code)) return;
+  try {
+    localStorage.setItem("dudo.lang", code);
+  } catch {
+    /* no storage */
+  }
+  await load(code);
+  const select = document.getElementById("lang-select");
+  if (select) select.value = code;
+  applyI18n(document);
+  for (const fn of listeners) fn(code);
+}
+
+export function onLangChange(fn) {
+  listeners.push(fn);
+}
+
+export function has(key) {
+  return key in strings || key in english;
+}
+
+function lookup(key, params) {
+  if (params && typeof params.count === "number") {
+    const plural = `${key}_${params.count === 1 ? "one" : "other"}`;
+    if (plural in strings) return strings[plural];
+    if (plural in english) return english[plural];
+  }
+  if (key in strings) return strings[key];
+  if (key in english) return english[key];
+  return key;
+}
+
+/** The UI string `key` with {placeholders} filled from `params`. */
+export function t(key, params = {}) {
+  return lookup(key, params).replace(/\{(\w+)\}/g, (m, name) =>
+    name in params ? String(params[name]) : m,
+  );
+}
+
+/** Like t(), but parameters may be DOM nodes (a bid with its die icon, ...): a fragment. */
+export function tNodes(key, params = {}) {
+  const fragment = document.createDocumentFragment();
+  const parts = lookup(key, params).split(/\{(\w+)\}/);
+  parts.forEach((part, i) => {
+    if (i % 2 === 0) {
+      if (part) fragment.append(part);
+      return;
+    }
+    const value = params[part];
+    if (value instanceof Node) fragment.append(value);
+    else fragment.append(value === undefined ? `{${part}}` : String(value));
+  });
+  return fragment;
+}
+
+export function applyI18n(root = document) {
+  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll("[data-i18n-placeholder]")) {
+    node.setAttribute("placeholder", t(node.dataset.i18nPlaceholder));
+  }
+  for (const node of root.querySelectorAll("[data-i18n-aria-label]")) {
+    node.setAttribute("aria-label", t(node.dataset.i18nAriaLabel));
+  }
+  for (const node of root.querySelectorAll("[data-i18n-title]")) {
+    node.setAttribute("title", t(node.dataset.i18nTitle));
+  }
+  const title = document.querySelector("title[data-i18n-page]");
+  if (title) document.title = t(title.dataset.i18nPage);
+}
+
+/** The server's name of a face ("cuadra", plural "cuadras"); the digit if unknown. */
+export function faceName(face, plural = false) {
+  const names = server && server.faces && server.faces[String(face)];
+  if (!names) return String(face);
+  return (plural ? names.many : names.one) || String(face);
+}
+
+/** The server's word for a call ("dudo", "calzo", ...), or the canonical action. */
+export function callWord(action) {
+  return (server && server.calls && server.calls[action]) || action;
+}
+
+/** Parse "3x4" or "3x4 reveal 4,4" into {quantity, face, reveal}; null when not a bid. */
+export function parseBid(text) {
+  if (Array.isArray(text)) return { quantity: text[0], face: text[1], reveal: null };
+  const m = /^\s*(\d+)\s*x\s*(\d+)(?:\s+reveal\s+([\d,\s]+))?\s*$/i.exec(String(text ?? ""));
+  if (!m) return null;
+  const reveal = m[3] ? m[3].split(",").map((s) => Number(s.trim())).filter(Boolean) : null;
+  return { quantity: Number(m[1]), face: Number(m[2]), reveal };
+}
+
+/** A bid as plain text: "3 × cuadras". */
+export function bidText(bid) {
+  const b = typeof bid === "object" && !Array.isArray(bid) && bid !== null ? bid : parseBid(bid);
+  if (!b) return String(bid);
+  return `${b.quantity} × ${faceName(b.face, b.quantity !== 1)}`;
+}
+
+/** Any action as plain text: bids as "3 × cuadras", calls as the server's call words. */
+export function actionText(action) {
+  const b = parseBid(action);
+  if (b) {
+    const base = bidText(b);
+    return b.reveal ? `${base} (${t("reveal.short", { dice: b.reveal.join(", ") })})` : base;
+  }
+  return callWord(action);
+}
