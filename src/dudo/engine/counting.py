@@ -26,6 +26,15 @@ def count_matching(
     return naturals + aces  # face != 1 here, so no die was counted twice
 
 
+def counting_dice(
+    hands: Sequence[Sequence[int]], face: int, wild: bool, needs_natural: bool
+) -> tuple[tuple[bool, ...], ...]:
+    """Which dice count for a bid on ``face``, hand by hand (the dice :func:`count_matching`
+    counts), so a reveal can mark them."""
+    aces_count = wild and face != 1 and (not needs_natural or any(face in h for h in hands))
+    return tuple(tuple(d == face or (aces_count and d == 1) for d in hand) for hand in hands)
+
+
 def pass_hand(dice: Iterable[int], allowed: frozenset[PassHand]) -> PassHand | None:
     """The special hand these dice make among ``allowed`` (aces are their own face), or None.
 

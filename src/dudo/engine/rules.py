@@ -236,6 +236,18 @@ def describe_option(name: str) -> str:
     return "an integer"
 
 
+def option_choices(name: str) -> list[Any] | None:
+    """Every value an option can take, as JSON values, when they are few (enumerated options and
+    switches); None for numbers and sets (see :func:`describe_option`)."""
+    if name in _ENUM_OPTIONS:
+        return [str(v) for v in _ENUM_OPTIONS[name]]
+    if name in _BOOL_OPTIONS:
+        return [True, False]
+    if name in ("spot_on_min_players", "pass_min_players", "oblige_min_players"):
+        return [2, 3]
+    return None
+
+
 def _coerce(name: str, value: Any) -> Any:
     """Turn a value given in text or JSON form into the option's type."""
     if name not in OPTION_NAMES:

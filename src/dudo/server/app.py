@@ -14,10 +14,10 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
-from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dudo.bots import BOT_NAMES
 from dudo.cup import Cup, CupError
@@ -29,6 +29,7 @@ from dudo.engine.rules import (
     PRESET_SUMMARIES,
     PRESETS,
     describe_option,
+    option_choices,
 )
 from dudo.notation import LANGUAGES, face_name, format_action
 from dudo.records import replay_steps
@@ -69,14 +70,49 @@ class AddBot(BaseModel):
     level: str = Field(default="easy", max_length=40)
 
 
-class LimitBody(BaseHTTPMiddleware):
-    """Refuse request bodies over MAX_BODY before reading them."""
+class _BodyTooLarge(BaseException):
+    # A BaseException so that no handler between here and the app turns it into another error.
+    pass
 
-    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
-        length = request.headers.get("content-length")
+
+class LimitBody:
+    """Refuse request bodies over MAX_BODY: at once when Content-Length says so, and as soon as
+    a body sent without one (chunked) grows past it, so no body is read whole into memory."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        too_large = JSONResponse({"detail": f"request body over {MAX_BODY} bytes"}, status_code=413)
+        length = dict(scope["headers"]).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            return JSONResponse({"detail": f"request body over {MAX_BODY} bytes"}, status_code=413)
-        return await call_next(request)
+            await too_large(scope, receive, send)
+            return
+        received = 0
+        started = False
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > MAX_BODY:
+                    raise _BodyTooLarge
+            return message
+
+        async def watched_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, watched_send)
+        except _BodyTooLarge:
+            if not started:
+                await too_large(scope, receive, send)
 
 
 def bearer(authorization: str | None) -> str | None:
@@ -99,6 +135,7 @@ class Connection:
         self.checked = time.monotonic()
         self.strikes = 0
         self.closed = False
+        self.writer: asyncio.Task[None] | None = None
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -211,7 +248,10 @@ def create_app(database_url: str) -> FastAPI:
                 {"name": name, "summary": PRESET_SUMMARIES.get(name, ""), "rules": rules.to_dict()}
                 for name, rules in PRESETS.items()
             ],
-            "options": [{"name": name, "values": describe_option(name)} for name in OPTION_NAMES],
+            "options": [
+                {"name": name, "values": describe_option(name), "choices": option_choices(name)}
+                for name in OPTION_NAMES
+            ],
             "default": DEFAULT_PRESET,
             "bot_levels": list(BOT_NAMES),
         }
@@ -320,7 +360,10 @@ def create_app(database_url: str) -> FastAPI:
             out["hands"] = [list(game.hand(p)) for p in range(game.players)]
             return out
 
-        start = {"events": [event_json(i, e) for i, e in enumerate(game.events)], "state": state()}
+        start = {
+            "events": [event_json(i, e, game.rules) for i, e in enumerate(game.events)],
+            "state": state(),
+        }
         out_steps = []
         for step in steps:
             first = len(game.events) - len(step.events)
@@ -328,7 +371,9 @@ def create_app(database_url: str) -> FastAPI:
                 {
                     "player": step.player,
                     "action": str(step.action),
-                    "events": [event_json(first + i, e) for i, e in enumerate(step.events)],
+                    "events": [
+                        event_json(first + i, e, game.rules) for i, e in enumerate(step.events)
+                    ],
                     "state": state(),
                 }
             )
@@ -400,7 +445,7 @@ def create_app(database_url: str) -> FastAPI:
             await websocket.close(code=4404)
             return
         connection = Connection(websocket)
-        writer = asyncio.create_task(connection.write())
+        writer = connection.writer = asyncio.create_task(connection.write())
         try:
             try:
                 first = await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS)
@@ -435,7 +480,9 @@ def create_app(database_url: str) -> FastAPI:
                 "unauthorized", "this seat token is not valid at this table; you are watching"
             )
         connection.seat = None if seat is None else seat.seat
-        connection.since = hello.get("since", -1)
+        # ``since`` counts events of the game the client last saw: of another game, none.
+        same_game = "game" not in hello or hello["game"] == table.game_id
+        connection.since = hello.get("since", -1) if same_game else -1
         connection.game_id = table.game_id
         connection.send(
             dumps(
@@ -463,6 +510,10 @@ def create_app(database_url: str) -> FastAPI:
                 raw = message.get("bytes") or b""
             if not connection.within_rate():
                 if connection.strikes > MAX_STRIKES:
+                    connection.finish()  # the rate_limited errors already queued go out first
+                    if connection.writer is not None:
+                        with contextlib.suppress(Exception):
+                            await connection.writer
                     await connection.websocket.close(code=1008)
                     return
                 connection.error("rate_limited", f"more than {RATE:.0f} frames a second: slow down")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from dudo.server.storage import default_url
+from dudo.server.storage import default_url, make_engine
 from dudo.server.wire import MAX_FRAME
 
 
@@ -21,6 +21,10 @@ def serve_command(
         folder = data_dir if data_dir is not None else default_data_dir()
         folder.mkdir(parents=True, exist_ok=True)
         database_url = default_url(folder)
+    problem = check_database_url(database_url)
+    if problem is not None:
+        print(f"dudo serve: {problem}", file=sys.stderr)
+        return 2
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     where = database_url.split("@")[-1] if "@" in database_url else database_url
     print(f"dudo: open http://{shown}:{port}/ in a browser (database: {where})", file=sys.stderr)
@@ -33,7 +37,23 @@ def serve_command(
         # A client frame over the protocol's limit is refused by the protocol layer with a
         # clear error; frames far beyond it are cut off by the WebSocket layer itself.
         ws_max_size=16 * MAX_FRAME,
+        # Frames are a few hundred bytes: compressing them costs the server more CPU per move
+        # than it saves on the wire.
+        ws_per_message_deflate=False,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
     )
     return 0
+
+
+def check_database_url(url: str) -> str | None:
+    """What is wrong with a database URL before the server starts on it (None: nothing)."""
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        make_engine(url).dispose()
+    except ArgumentError:
+        return f"{url!r} is not a database URL (e.g. sqlite:///path/dudo.sqlite3 or postgresql://user:password@host/dudo)"
+    except RuntimeError as exc:
+        return str(exc)
+    return None

@@ -11,6 +11,7 @@ primary key ``(game_id, seq)`` makes applying an action twice impossible.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import time
@@ -82,6 +83,8 @@ cups_table = sa.Table(
     sa.Column("updated", sa.Float, nullable=False),
 )
 
+_INSERT_ACTION = actions_table.insert()
+
 sa.Index("games_finished", games_table.c.finished)
 sa.Index("games_code", games_table.c.code)
 
@@ -113,7 +116,13 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return sa.create_engine(url, pool_pre_ping=True)
+    try:
+        return sa.create_engine(url, pool_pre_ping=True)
+    except ModuleNotFoundError as exc:  # the PostgreSQL driver is an optional extra
+        raise RuntimeError(
+            f"the database driver {exc.name!r} is not installed (for PostgreSQL: "
+            "pip install 'dudo[postgresql]', or pip install -e '.[postgresql]' in a checkout)"
+        ) from None
 
 
 def migrate(engine: Engine) -> None:
@@ -167,8 +176,12 @@ class Store:
         self.url = url
         self.engine = make_engine(url)
         migrate(self.engine)
+        self._writer: Connection | None = None
 
     def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
         self.engine.dispose()
 
     # ---------------------------------------------------------------- tables and seats
@@ -248,13 +261,31 @@ class Store:
         return game_id
 
     def add_action(self, game_id: int, seq: int, player: int, action: str) -> None:
-        """Commit one accepted action. A second action with the same ``seq`` fails."""
-        with self.engine.begin() as c:
-            c.execute(
-                actions_table.insert().values(
-                    game_id=game_id, seq=seq, player=player, action=action, at=time.time()
-                )
+        """Commit one accepted action. A second action with the same ``seq`` fails.
+
+        This is on every move's path, so it reuses one connection and one prepared statement
+        instead of checking a connection out and building the insert each time."""
+        writer = self._writer
+        if writer is None or writer.closed or writer.invalidated:
+            writer = self._writer = self.engine.connect()
+        try:
+            writer.execute(
+                _INSERT_ACTION,
+                {
+                    "game_id": game_id,
+                    "seq": seq,
+                    "player": player,
+                    "action": action,
+                    "at": time.time(),
+                },
             )
+            writer.commit()
+        except BaseException:
+            with contextlib.suppress(Exception):
+                writer.rollback()
+            if writer.invalidated:  # the database went away: reconnect next time
+                self._writer = None
+            raise
 
     def finish_game(
         self, code: str, game_id: int, winner: int, rounds: int, record: dict[str, Any]

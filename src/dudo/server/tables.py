@@ -258,8 +258,8 @@ class Table:
             if client.seat == index:  # the kicked player's connections go on as spectators
                 client.seat = None
         self.broadcast_table()
-        self.broadcast()
         self.schedule()
+        self.broadcast()
 
     def start(self) -> None:
         if self.status == "playing":
@@ -291,8 +291,8 @@ class Table:
         for client in self.clients:
             client.since, client.game_id = -1, self.game_id
         self.broadcast_table()
-        self.broadcast()
         self.schedule()
+        self.broadcast()
 
     def rematch(self) -> None:
         if self.status != "over":
@@ -378,8 +378,8 @@ class Table:
             raise
         if game.is_over:
             self._finish()
+        self.schedule()  # first, so the update carries the new mover's deadline
         self.broadcast()
-        self.schedule()
 
     def _finish(self) -> None:
         game = self.game
@@ -526,45 +526,47 @@ class Table:
 
     def broadcast(self) -> None:
         """Send every connection the events it has not had and its seat's view."""
-        game = self.game
-        if game is None:
-            return
-        views: dict[int | None, dict[str, Any]] = {}
-        names = [self.name_of(p) for p in range(len(self.players))]
-        turn = len(game.history)
-        deadline = None if self.deadline is None else int(self.deadline * 1000)
-        for client in self.clients:
-            player = self.player_of(self.seats[client.seat]) if client.seat is not None else None
-            if player not in views:
-                views[player] = view_json(game.view(player), names, self.players, turn)
-            self.send_update(client, views[player], deadline)
+        self._send_updates(list(self.clients))
 
-    def send_update(
-        self, client: Outbox, view: dict[str, Any] | None = None, deadline: int | None = None
-    ) -> None:
+    def send_update(self, client: Outbox) -> None:
+        """Bring one connection up to date (after it says hello)."""
+        self._send_updates([client])
+
+    def _send_updates(self, clients: list[Outbox]) -> None:
         game = self.game
         if game is None:
             return
-        if client.game_id != self.game_id:
-            client.game_id, client.since = self.game_id, -1
-        if view is None:
+        # Connections of the same seat, up to date to the same event, get the same frame:
+        # each distinct frame is built and encoded once per broadcast.
+        frames: dict[tuple[int | None, int], str] = {}
+        events = game.events
+        last = len(events) - 1
+        for client in clients:
+            if client.game_id != self.game_id:
+                client.game_id, client.since = self.game_id, -1
             player = self.player_of(self.seats[client.seat]) if client.seat is not None else None
-            names = [self.name_of(p) for p in range(len(self.players))]
-            view = view_json(game.view(player), names, self.players, len(game.history))
-            deadline = None if self.deadline is None else int(self.deadline * 1000)
-        start = max(client.since + 1, 0)
-        events = [event_json(i, game.events[i]) for i in range(start, len(game.events))]
-        client.since = len(game.events) - 1
-        client.send(
-            dumps(
-                {
-                    "type": "update",
-                    "game": self.game_id,
-                    "events": events,
-                    "view": view,
-                    "deadline": deadline,
-                }
-            )
+            start = max(client.since + 1, 0)
+            key = (player, start)
+            text = frames.get(key)
+            if text is None:
+                text = frames[key] = self._update_frame(game, player, start)
+            client.since = last
+            client.send(text)
+
+    def _update_frame(self, game: Game, player: int | None, start: int) -> str:
+        rules = game.rules
+        names = [self.name_of(p) for p in range(len(self.players))]
+        view = view_json(game.view(player), names, self.players, len(game.history))
+        return dumps(
+            {
+                "type": "update",
+                "game": self.game_id,
+                "events": [
+                    event_json(i, game.events[i], rules) for i in range(start, len(game.events))
+                ],
+                "view": view,
+                "deadline": None if self.deadline is None else int(self.deadline * 1000),
+            }
         )
 
 

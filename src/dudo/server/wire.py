@@ -11,7 +11,9 @@ import json
 from typing import Any
 
 from dudo.engine.actions import Action, Bid, RevealBid
-from dudo.engine.events import Event
+from dudo.engine.counting import counting_dice
+from dudo.engine.events import Event, Revealed
+from dudo.engine.rules import Rules
 from dudo.engine.view import PlayerView
 
 #: The largest client frame accepted, in bytes (a bid, a call or a hello is far smaller).
@@ -39,10 +41,21 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def event_json(seq: int, event: Event) -> dict[str, Any]:
+def event_json(seq: int, event: Event, rules: Rules) -> dict[str, Any]:
     out: dict[str, Any] = {"seq": seq, "type": type(event).__name__}
     for name, value in zip(event._fields, event, strict=True):
         out[name] = _plain(value)
+    if type(event) is Revealed:
+        # Which dice counted for the bid: the engine's counting, so clients need not know it.
+        out["counted"] = (
+            None
+            if event.bid is None
+            else _plain(
+                counting_dice(
+                    event.hands, event.bid.face, event.wild_aces, rules.wild_needs_natural
+                )
+            )
+        )
     return out
 
 
@@ -92,7 +105,7 @@ def dumps(message: dict[str, Any]) -> str:
 # ------------------------------------------------------------------------- client frames
 
 _FRAME_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
-    "hello": {"token": (str, type(None)), "since": (int,)},
+    "hello": {"token": (str, type(None)), "since": (int,), "game": (int, type(None))},
     "act": {"action": (str,), "turn": (int,)},
     "explain": {"action": (str,)},
     "take_back": {},

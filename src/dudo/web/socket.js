@@ -54,7 +54,9 @@ export class TableSocket {
     this.ws = ws;
     ws.addEventListener("open", () => {
       if (this.ws !== ws) return;
-      ws.send(JSON.stringify({ type: "hello", token: this.token, since: this.lastSeq }));
+      ws.send(
+        JSON.stringify({ type: "hello", token: this.token, since: this.lastSeq, game: this.game }),
+      );
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
     });
@@ -80,6 +82,10 @@ export class TableSocket {
       this.ws = null;
       if (this.closedByUs) {
         this.setStatus("closed");
+        return;
+      }
+      if (ev.code === 4404) {
+        this.setStatus("gone"); // no such table: trying again will not help
         return;
       }
       this.setStatus(ev.code === 1008 ? "refused" : "offline");
@@ -112,7 +118,10 @@ export class TableSocket {
     clearTimeout(this.retryTimer);
     const wait = this.delay;
     this.delay = Math.min(this.delay * 2, BACKOFF_CAP_MS);
-    this.retryTimer = setTimeout(() => this.connect(), wait);
+    // hello names the game `since` counts events of, so after a rematch the server resends all.
+    this.retryTimer = setTimeout(() => {
+      if (!this.closedByUs) this.connect();
+    }, wait);
   }
 
   /** Send a frame; false when not connected (the caller may tell the user). */

@@ -1,0 +1,357 @@
+// index.js — the start page (GET /): create a table, join one by code.
+//
+// Test hooks:
+//   #create-name            display name of the host
+//   #create-preset          preset <select> (values: preset names from GET /api/presets)
+//   #preset-summary         the chosen preset's summary
+//   #house-rules            <details> with the house-rules editor #house-rules-editor:
+//                             one .option-row[data-option=NAME] per option, holding a <select
+//                             class="opt-input" data-option=NAME> (values are JSON: "true",
+//                             "\"any_face\"", "3", "null") or, for list options (pass_hands),
+//                             checkboxes input.opt-check[data-option=NAME][value=HAND];
+//                             .option-row.changed marks a house rule; #reset-rules resets
+//   #house-rules-count      number of changed options
+//   #rules-summary          <dl> of the full resulting rule set (dt/dd[data-option], .house)
+//   #create-seats           seats <select> (2–8, limited by the rules' max_players)
+//   #bots-list              bot rows: .bot-row[data-index] with select.bot-level and
+//                             button.bot-remove; #add-bot-row adds one
+//   #create-turn-seconds    turn timer seconds (0 = none)
+//   #create-grace-seconds   grace seconds
+//   #create-button          submit; on success the token goes to localStorage
+//                             "dudo.seat.<CODE>" and the page goes to /t/<CODE>
+//   #create-error           the server's complaint, if any
+//   #join-code, #join-code-button   go to /t/<CODE>
+//   #my-tables-list         links a.table-link to tables this browser holds a seat at
+//   #lang-select, #toast
+
+import { api, knownTables, saveSeatToken } from "/static/api.js";
+import { dieEl } from "/static/dice.js";
+import { onLangChange, t } from "/static/i18n.js";
+import { botLevelLabel, optionLabel, renderRulesList, sameValue, valueLabel } from "/static/rules.js";
+import { el, startPage, toast } from "/static/ui.js";
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  presets: [],
+  options: [], // [{name, values}]
+  botLevels: ["random", "easy"],
+  preset: "dudo",
+  overrides: {}, // option -> value differing from the preset
+  bots: ["easy"],
+  seats: 4,
+};
+
+function presetByName(name) {
+  return state.presets.find((p) => p.name === name) || state.presets[0];
+}
+
+function effectiveRules() {
+  const base = presetByName(state.preset)?.rules || {};
+  return { ...base, ...state.overrides };
+}
+
+function optionNames() {
+  const names = state.options.map((o) => o.name);
+  for (const name of Object.keys(presetByName(state.preset)?.rules || {})) {
+    if (!names.includes(name)) names.push(name);
+  }
+  return names;
+}
+
+function coerce(text) {
+  const word = String(text).trim();
+  if (word === "true") return true;
+  if (word === "false") return false;
+  if (word === "none" || word === "null") return null;
+  return /^-?\d+$/.test(word) ? Number(word) : word;
+}
+
+/** The values an option takes, from GET /api/presets `options[].values` (a list, or the
+ * server's description: "a | b", "comma-separated subset of x, y (or none)", "an integer from
+ * 2 to 6", "an integer, or none for no limit"). */
+function optionValues(name) {
+  const meta = state.options.find((o) => o.name === name);
+  if (meta && Array.isArray(meta.choices)) return meta.choices;
+  const raw = meta ? meta.values : null;
+  if (Array.isArray(raw)) return raw;
+  const text = typeof raw === "string" ? raw : "";
+  const subset = /subset of (.*?)(?:\s*\(|$)/.exec(text);
+  if (subset) return subset[1].split(",").map((s) => s.trim()).filter(Boolean);
+  if (text.includes("|")) return text.split("|").map(coerce);
+  const range = /from (\d+) to (\d+)/.exec(text);
+  const values = [];
+  if (/none/.test(text)) values.push(null);
+  const [lo, hi] = range ? [Number(range[1]), Number(range[2])] : [2, 8];
+  for (let n = lo; n <= hi; n++) values.push(n);
+  return values;
+}
+
+function setOption(name, value) {
+  const base = presetByName(state.preset)?.rules || {};
+  if (sameValue(base[name], value)) delete state.overrides[name];
+  else state.overrides[name] = value;
+  renderEditorMarks();
+  renderSummary();
+  renderSeats();
+}
+
+// ---- presets and house rules ------------------------------------------------------------
+
+function renderPresets() {
+  const select = $("create-preset");
+  select.replaceChildren(
+    ...state.presets.map((p) => el("option", { value: p.name }, p.name)),
+  );
+  select.value = state.preset;
+  $("preset-summary").textContent = presetByName(state.preset)?.summary || "";
+}
+
+function renderEditor() {
+  const box = $("house-rules-editor");
+  box.replaceChildren();
+  const rules = effectiveRules();
+  for (const name of optionNames()) {
+    const value = rules[name];
+    const values = optionValues(name);
+    const label = el(
+      "span",
+      { class: "opt-name", id: `opt-label-${name}` },
+      optionLabel(name),
+      el("span", { class: "opt-key" }, name),
+    );
+    let control;
+    if (Array.isArray(value) || name === "pass_hands") {
+      // A set option: one checkbox per member.
+      const members = [];
+      for (const v of values.flat()) if (v != null && !members.includes(String(v))) members.push(String(v));
+      for (const v of value || []) if (!members.includes(String(v))) members.push(String(v));
+      control = el("div", { class: "checks", role: "group", "aria-labelledby": `opt-label-${name}` });
+      for (const member of members) {
+        const box = el("input", {
+          type: "checkbox",
+          class: "opt-check",
+          value: member,
+          dataset: { option: name },
+        });
+        box.checked = (value || []).map(String).includes(member);
+        box.addEventListener("change", () => {
+          const chosen = [...control.querySelectorAll("input.opt-check")]
+            .filter((c) => c.checked)
+            .map((c) => c.value);
+          setOption(name, chosen);
+        });
+        control.append(el("label", { class: "inline" }, box, valueLabel(member)));
+      }
+    } else {
+      const choices = [...values];
+      if (!choices.some((v) => sameValue(v, value))) choices.unshift(value);
+      control = el("select", {
+        class: "opt-input",
+        dataset: { option: name },
+        "aria-labelledby": `opt-label-${name}`,
+      });
+      for (const v of choices) {
+        control.append(el("option", { value: JSON.stringify(v) }, valueLabel(v)));
+      }
+      control.value = JSON.stringify(choices.find((v) => sameValue(v, value)));
+      control.addEventListener("change", () => setOption(name, JSON.parse(control.value)));
+    }
+    box.append(el("div", { class: "option-row", dataset: { option: name } }, label, control));
+  }
+  renderEditorMarks();
+}
+
+function renderEditorMarks() {
+  const changed = Object.keys(state.overrides);
+  for (const row of document.querySelectorAll("#house-rules-editor .option-row")) {
+    row.classList.toggle("changed", changed.includes(row.dataset.option));
+  }
+  const count = $("house-rules-count");
+  count.hidden = changed.length === 0;
+  count.textContent = changed.length ? t("create.changed", { count: changed.length }) : "";
+}
+
+function renderSummary() {
+  renderRulesList(
+    $("rules-summary"),
+    effectiveRules(),
+    new Set(Object.keys(state.overrides)),
+    optionNames(),
+  );
+}
+
+// ---- seats and bots ---------------------------------------------------------------------
+
+function seatLimits() {
+  const rules = effectiveRules();
+  const max = Math.min(8, Number.isInteger(rules.max_players) ? rules.max_players : 8);
+  const min = Math.max(2, Number.isInteger(rules.min_players) ? rules.min_players : 2);
+  return { min, max: Math.max(min, max) };
+}
+
+function renderSeats() {
+  const { min, max } = seatLimits();
+  state.seats = Math.min(Math.max(state.seats, min), max);
+  const select = $("create-seats");
+  select.replaceChildren();
+  for (let n = min; n <= max; n++) select.append(el("option", { value: n }, String(n)));
+  select.value = String(state.seats);
+  if (state.bots.length > state.seats - 1) state.bots = state.bots.slice(0, state.seats - 1);
+  renderBots();
+}
+
+function renderBots() {
+  const list = $("bots-list");
+  list.replaceChildren();
+  state.bots.forEach((level, i) => {
+    const select = el("select", {
+      class: "bot-level",
+      "aria-label": t("create.bot_level", { n: i + 1 }),
+      dataset: { index: i },
+    });
+    for (const l of state.botLevels) select.append(el("option", { value: l }, botLevelLabel(l)));
+    select.value = level;
+    select.addEventListener("change", () => {
+      state.bots[i] = select.value;
+    });
+    const remove = el(
+      "button",
+      {
+        type: "button",
+        class: "bot-remove small",
+        "aria-label": t("create.remove_bot", { n: i + 1 }),
+        onclick: () => {
+          state.bots.splice(i, 1);
+          renderBots();
+        },
+      },
+      "✕",
+    );
+    list.append(
+      el("div", { class: "bot-row", dataset: { index: i } }, el("span", { class: "badge" }, t("create.bot_n", { n: i + 1 })), select, remove),
+    );
+  });
+  const full = state.bots.length >= state.seats - 1;
+  $("add-bot-row").disabled = full;
+  if (!state.bots.length) list.append(el("p", { class: "muted small" }, t("create.no_bots")));
+}
+
+// ---- submit -----------------------------------------------------------------------------
+
+function numberField(id, fallback) {
+  const value = Number($(id).value);
+  return Number.isFinite(value) && value >= 0 ? value : fallback;
+}
+
+async function create(event) {
+  event.preventDefault();
+  const error = $("create-error");
+  error.hidden = true;
+  const name = $("create-name").value.trim();
+  if (!name) {
+    error.textContent = t("create.need_name");
+    error.hidden = false;
+    $("create-name").focus();
+    return;
+  }
+  try {
+    localStorage.setItem("dudo.name", name);
+  } catch {
+    /* no storage */
+  }
+  const body = {
+    name,
+    preset: state.preset,
+    options: { ...state.overrides },
+    seats: state.seats,
+    bots: [...state.bots],
+    turn_seconds: numberField("create-turn-seconds", 60),
+    grace_seconds: numberField("create-grace-seconds", 30),
+  };
+  const button = $("create-button");
+  button.disabled = true;
+  try {
+    const answer = await api("/api/tables", { method: "POST", body });
+    saveSeatToken(answer.code, answer.token);
+    location.assign(answer.url || `/t/${answer.code}`);
+  } catch (err) {
+    error.textContent = err.detail || err.message;
+    error.hidden = false;
+    toast(err.detail || err.message, "error");
+    button.disabled = false;
+  }
+}
+
+function renderMyTables() {
+  const codes = knownTables();
+  const list = $("my-tables-list");
+  list.replaceChildren(
+    ...codes.map((code) =>
+      el("li", {}, el("a", { class: "table-link", href: `/t/${encodeURIComponent(code)}` }, code)),
+    ),
+  );
+  $("my-tables").hidden = codes.length === 0;
+}
+
+function renderAll() {
+  renderPresets();
+  renderEditor();
+  renderSummary();
+  renderSeats();
+  renderMyTables();
+}
+
+async function main() {
+  const hero = $("hero-dice");
+  for (const f of [1, 2, 3, 4, 5, 6]) hero.append(dieEl(f, { decorative: true, size: "small" }));
+  try {
+    $("create-name").value = localStorage.getItem("dudo.name") || "";
+  } catch {
+    /* no storage */
+  }
+
+  const data = await api("/api/presets");
+  state.presets = data.presets || [];
+  state.options = data.options || [];
+  if (Array.isArray(data.bot_levels) && data.bot_levels.length) state.botLevels = data.bot_levels;
+  state.preset = data.default || state.presets[0]?.name || "dudo";
+  state.bots = [state.botLevels.includes("easy") ? "easy" : state.botLevels[0]];
+
+  $("create-preset").addEventListener("change", (e) => {
+    state.preset = e.target.value;
+    state.overrides = {};
+    renderAll();
+  });
+  $("reset-rules").addEventListener("click", () => {
+    state.overrides = {};
+    renderEditor();
+    renderSummary();
+    renderSeats();
+  });
+  $("create-seats").addEventListener("change", (e) => {
+    state.seats = Number(e.target.value);
+    if (state.bots.length > state.seats - 1) state.bots = state.bots.slice(0, state.seats - 1);
+    renderBots();
+  });
+  $("add-bot-row").addEventListener("click", () => {
+    if (state.bots.length < state.seats - 1) {
+      state.bots.push(state.botLevels.includes("easy") ? "easy" : state.botLevels[0]);
+      renderBots();
+    }
+  });
+  $("create-form").addEventListener("submit", create);
+  $("join-code-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const code = $("join-code").value.trim().toUpperCase().replace(/[^A-Z0-9]/g, "");
+    if (!code) {
+      toast(t("joincode.need_code"), "error");
+      return;
+    }
+    location.assign(`/t/${encodeURIComponent(code)}`);
+  });
+  onLangChange(renderAll);
+  renderAll();
+}
+
+startPage(main);

@@ -1,0 +1,220 @@
+// replay.js — step-by-step replay of a finished game (GET /games/<id>), every die shown.
+// Data: GET /api/games/<id>/replay → {record, start: {events, state}, steps: [{player,
+// action, events, state}]}; `state` is the spectator view plus `hands` (every player's dice).
+//
+// Test hooks:
+//   main#replay-main  data-state (loading | ready | missing), data-step (0 = the start),
+//                     data-steps (number of actions)
+//   #replay-step      "Step k of n" (data-step, data-steps)
+//   #replay-slider    range 0..n
+//   #replay-first, #replay-prev, #replay-next, #replay-last; keys ←/→, Home/End
+//   #replay-action    who did what (data-player, data-action)
+//   #replay-events    li[data-type] narrated events of this step (a Revealed event shows
+//                     every hand, dice that counted marked .counted)
+//   #replay-hands     li[data-player][data-to-move] with .rname, .rcount (data-count) and
+//                     .dice > .die[data-face]
+//   #replay-round, #replay-standing, #lang-select, #toast
+//   The step is kept in the URL hash (#step=12).
+
+import { api, ApiError } from "/static/api.js";
+import { bidNode, dieEl, renderDice } from "/static/dice.js";
+import { actionText, callWord, onLangChange, parseBid, t } from "/static/i18n.js";
+import { countsForReveal, narrateEvent } from "/static/narrate.js";
+import { el, startPage } from "/static/ui.js";
+
+const $ = (id) => document.getElementById(id);
+const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
+
+let data = null;
+let names = [];
+let step = 0;
+
+function nameOf(p) {
+  return p == null ? "?" : names[p] ?? `#${p + 1}`;
+}
+
+function frames() {
+  // Frame 0 is the start of the game; frame k is after the k-th action.
+  return [
+    { player: null, action: null, events: data.start?.events || [], state: data.start?.state || data.start || {} },
+    ...(data.steps || []),
+  ];
+}
+
+function handsOf(state) {
+  if (Array.isArray(state.hands)) return state.hands;
+  if (Array.isArray(state.seen_dice)) return state.seen_dice.map((h) => h || []);
+  return [];
+}
+
+function countsOf(state, hands) {
+  if (Array.isArray(state.dice_counts)) return state.dice_counts;
+  if (Array.isArray(state.counts)) return state.counts;
+  return hands.map((h) => h.length);
+}
+
+function revealBlock(e) {
+  const list = el("ul", { class: "replay-hands" });
+  (e.hands || []).forEach((hand, p) => {
+    if (!hand || !hand.length) return;
+    const dice = el("div", { class: "dice" });
+    for (const [index, face] of hand.entries()) {
+      const counted = e.bid ? countsForReveal(e, p, index) : p === e.passer;
+      const die = dieEl(face, { counted, size: "small" });
+      if (e.bid && !counted) die.classList.add("dim");
+      dice.append(die);
+    }
+    list.append(el("li", { dataset: { player: p } }, el("span", { class: "rname" }, nameOf(p)), dice));
+  });
+  return list;
+}
+
+function render() {
+  const all = frames();
+  const last = all.length - 1;
+  step = Math.max(0, Math.min(step, last));
+  const frame = all[step];
+  const state = frame.state || {};
+  const main = $("replay-main");
+  main.dataset.step = String(step);
+  main.dataset.steps = String(last);
+
+  const label = $("replay-step");
+  label.dataset.step = String(step);
+  label.dataset.steps = String(last);
+  label.textContent = step === 0 ? t("replay.start", { n: last }) : t("replay.step", { k: step, n: last });
+  $("replay-slider").max = String(last);
+  $("replay-slider").value = String(step);
+  $("replay-first").disabled = $("replay-prev").disabled = step === 0;
+  $("replay-next").disabled = $("replay-last").disabled = step === last;
+
+  const action = $("replay-action");
+  action.replaceChildren();
+  if (frame.action == null) {
+    action.removeAttribute("data-player");
+    action.removeAttribute("data-action");
+    action.append(t("replay.game_starts"));
+  } else {
+    action.dataset.player = String(frame.player);
+    action.dataset.action = frame.action;
+    const b = parseBid(frame.action);
+    action.append(
+      el("span", {}, `${nameOf(frame.player)}:`),
+      b ? bidNode(frame.action) : el("strong", {}, callWord(frame.action)),
+    );
+    if (b && b.reveal) action.append(el("span", { class: "muted" }, actionText(frame.action)));
+  }
+
+  const events = $("replay-events");
+  events.replaceChildren(
+    ...(frame.events || []).map((e) => {
+      const item = el("li", { dataset: { type: e.type, seq: e.seq } }, narrateEvent(e, nameOf));
+      if (e.type === "Revealed") item.append(revealBlock(e));
+      return item;
+    }),
+  );
+
+  const hands = handsOf(state);
+  const counts = countsOf(state, hands);
+  $("replay-round").textContent = state.round != null ? t("game.round", { n: state.round }) : "";
+  const standing = $("replay-standing");
+  standing.replaceChildren();
+  if (state.standing_bid) {
+    standing.append(bidNode(state.standing_bid), el("span", { class: "muted" }, nameOf(state.bidder)));
+  }
+  if (state.obliging) {
+    standing.append(
+      el("span", { class: "badge blue" }, t("game.obliging_banner", {
+        name: nameOf(state.obliger),
+        mode: t(`vis.${state.visibility ?? "choose"}`),
+      })),
+    );
+  }
+  const order = Array.isArray(state.order) && state.order.length ? state.order : names.map((_, i) => i);
+  const list = $("replay-hands");
+  list.replaceChildren();
+  for (const p of order) {
+    const hand = hands[p] || [];
+    const count = counts[p] ?? hand.length;
+    const dice = renderDice(el("div", { class: "dice" }), hand, { size: "small" });
+    const winner = state.winner === p;
+    list.append(
+      el(
+        "li",
+        { dataset: { player: p, toMove: String(state.to_move === p) } },
+        el(
+          "span",
+          { class: "rname" },
+          nameOf(p),
+          " ",
+          el("span", { class: "rcount badge", dataset: { count } }, t("game.dice_count", { count })),
+          winner ? el("span", { class: "badge gold" }, t("replay.winner")) : null,
+        ),
+        count ? dice : el("span", { class: "muted" }, t("game.out")),
+      ),
+    );
+  }
+  if (location.hash !== `#step=${step}`) history.replaceState(null, "", `#step=${step}`);
+}
+
+function go(to) {
+  step = to;
+  render();
+}
+
+async function main() {
+  try {
+    data = await api(`/api/games/${encodeURIComponent(gameId)}/replay`);
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 404 || err.status === 422)) {
+      $("replay-main").dataset.state = "missing";
+      $("replay-info").replaceChildren(
+        el("span", { class: "error-text" }, err.detail),
+        " ",
+        el("a", { href: "/games" }, t("replay.back")),
+      );
+      return;
+    }
+    throw err;
+  }
+  names = (data.record?.players || []).map((p, i) => (p.name || "").trim() || `#${i + 1}`);
+  const rec = data.record || {};
+  $("replay-title").textContent = t("replay.title_game", { id: gameId });
+  const winner = rec.result?.winner;
+  $("replay-info").textContent = [
+    names.join(" · "),
+    rec.preset || "",
+    winner != null ? t("games.winner", { name: nameOf(winner) }) : "",
+    rec.result?.rounds != null ? t("games.rounds", { count: rec.result.rounds }) : "",
+  ]
+    .filter(Boolean)
+    .join(" — ");
+  const m = /step=(\d+)/.exec(location.hash);
+  step = m ? Number(m[1]) : 0;
+  $("replay-main").dataset.state = "ready";
+  render();
+
+  const last = () => frames().length - 1;
+  $("replay-first").addEventListener("click", () => go(0));
+  $("replay-prev").addEventListener("click", () => go(step - 1));
+  $("replay-next").addEventListener("click", () => go(step + 1));
+  $("replay-last").addEventListener("click", () => go(last()));
+  $("replay-slider").addEventListener("input", (e) => go(Number(e.target.value)));
+  document.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement) return; // the slider steps by itself
+    if (e.target instanceof HTMLSelectElement) return;
+    if (e.key === "ArrowRight") go(step + 1);
+    else if (e.key === "ArrowLeft") go(step - 1);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(last());
+    else return;
+    e.preventDefault();
+  });
+  window.addEventListener("hashchange", () => {
+    const m2 = /step=(\d+)/.exec(location.hash);
+    if (m2 && Number(m2[1]) !== step) go(Number(m2[1]));
+  });
+  onLangChange(render);
+}
+
+startPage(main);

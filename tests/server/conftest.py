@@ -1,0 +1,599 @@
+"""The web server as a user meets it: a real ``dudo serve`` process on 127.0.0.1, a real SQLite
+file or a real (throwaway) PostgreSQL cluster, HTTP through httpx and WebSocket clients through
+the ``websockets`` library. Nothing of the server is mocked.
+
+Fixtures:
+
+- ``live_server``: a factory starting ``python -m dudo serve`` processes that can be stopped
+  (SIGTERM), killed (SIGKILL) and started again on the same port and database.
+- ``shared_server``: one server (SQLite in a temp folder) shared by the tests of a process.
+- ``postgres_url``: a PostgreSQL cluster of this test process (each xdist worker has its own),
+  started with ``initdb``/``pg_ctl``; ``db_url``: a fresh database per test, parametrized over
+  SQLite and PostgreSQL.
+
+Helpers: :class:`Player` (one WebSocket connection that checks the event numbering of every
+update it receives), :func:`api` (an HTTP client), :func:`new_table` and :func:`play_turns`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+HOST = "127.0.0.1"
+START_SECONDS = 30.0
+#: How long a client waits for a frame it expects before the test fails.
+FRAME_SECONDS = 10.0
+
+Json = dict[str, Any]
+
+
+# --------------------------------------------------------------------------- servers
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class LiveServer:
+    """One ``dudo serve`` process (and the ones that replace it after a stop or a kill), always
+    on the same port and database."""
+
+    def __init__(self, workdir: Path, database_url: str | None = None) -> None:
+        self.workdir = workdir
+        self.data_dir = workdir / "data"
+        self.database_url = database_url
+        self.port = free_port()
+        self.url = f"http://{HOST}:{self.port}"
+        self.ws_url = f"ws://{HOST}:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    @property
+    def sqlite_path(self) -> Path:
+        """The SQLite file of a server started with ``--data-dir``."""
+        return self.data_dir / "dudo.sqlite3"
+
+    def log_tail(self, lines: int = 40) -> str:
+        path = self.workdir / f"server-{self.starts}.log"
+        if not path.exists():
+            return "(no log)"
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+
+    def start(self) -> None:
+        assert self.process is None, "the server is already running"
+        self.starts += 1
+        where = (
+            ["--database-url", self.database_url]
+            if self.database_url is not None
+            else ["--data-dir", str(self.data_dir)]
+        )
+        command = [sys.executable, "-m", "dudo", "serve", "--host", HOST, "--port", str(self.port)]
+        env = {k: v for k, v in os.environ.items() if k != "DUDO_DATABASE_URL"}
+        with open(self.workdir / f"server-{self.starts}.log", "wb") as log:
+            self.process = subprocess.Popen(
+                [*command, *where, "--log-level", "info"],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=env,
+            )
+        deadline = time.monotonic() + START_SECONDS
+        with httpx.Client(trust_env=False, timeout=2.0) as client:
+            while True:
+                if self.process.poll() is not None:
+                    code = self.process.returncode
+                    self.process = None
+                    raise AssertionError(
+                        f"dudo serve exited with {code} while starting:\n{self.log_tail()}"
+                    )
+                with contextlib.suppress(httpx.HTTPError):
+                    if client.get(f"{self.url}/api/presets").status_code == 200:
+                        return
+                if time.monotonic() > deadline:
+                    self.kill()
+                    raise AssertionError(
+                        f"dudo serve did not answer within {START_SECONDS}s:\n{self.log_tail()}"
+                    )
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        """SIGTERM: uvicorn shuts down cleanly (lifespan end, database closed)."""
+        if self.process is None:
+            return
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            code = self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            raise AssertionError(
+                f"dudo serve did not stop within 15 s of SIGTERM:\n{self.log_tail()}"
+            ) from None
+        finally:
+            self.process = None
+        # uvicorn shuts down, then re-raises the signal: -SIGTERM is a clean exit too.
+        assert code in (0, -signal.SIGTERM), f"dudo serve exited with {code}:\n{self.log_tail()}"
+        assert "Application shutdown complete" in self.log_tail(), (
+            f"dudo serve did not shut down cleanly:\n{self.log_tail()}"
+        )
+
+    def kill(self) -> None:
+        """SIGKILL: the process dies at once, wherever it was."""
+        if self.process is None:
+            return
+        self.process.kill()
+        self.process.wait()
+        self.process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+
+ServerFactory = Callable[..., LiveServer]
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[ServerFactory]:
+    """``live_server(database_url=None)`` starts a server (SQLite in a temp folder when no URL
+    is given) and returns it; every server started is killed at the end of the test."""
+    servers: list[LiveServer] = []
+
+    def start(database_url: str | None = None) -> LiveServer:
+        workdir = tmp_path / f"server{len(servers)}"
+        workdir.mkdir()
+        server = LiveServer(workdir, database_url)
+        servers.append(server)
+        server.start()
+        return server
+
+    yield start
+    for server in servers:
+        server.kill()
+
+
+@pytest.fixture(scope="session")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One server (SQLite) for the tests of this process (each xdist worker has its own) that
+    need no server of their own; each test makes its own tables."""
+    server = LiveServer(tmp_path_factory.mktemp("shared-server"))
+    server.start()
+    yield server
+    server.kill()
+
+
+# ------------------------------------------------------------------------ PostgreSQL
+
+
+def postgres_bin() -> Path | None:
+    """The folder of PostgreSQL's server binaries: on PATH, else Debian's newest."""
+    found = shutil.which("initdb")
+    if found is not None and shutil.which("pg_ctl") is not None:
+        return Path(found).resolve().parent
+    candidates = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+        key=lambda p: (
+            int(Path(p).parent.parent.name) if Path(p).parent.parent.name.isdigit() else 0
+        ),
+    )
+    return Path(candidates[-1]).parent if candidates else None
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster for this test process (so each xdist worker has its own),
+    listening on 127.0.0.1 only, trusting local connections; the URL of its ``dudo`` database."""
+    bindir = postgres_bin()
+    if bindir is None:
+        reason = (
+            "PostgreSQL is not installed: no initdb/pg_ctl on PATH or in "
+            "/usr/lib/postgresql/*/bin (apt-get install postgresql to run these tests)"
+        )
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason}; CI must run the PostgreSQL tests")
+        pytest.skip(reason)
+    as_root = os.geteuid() == 0
+    prefix = ["runuser", "-u", "postgres", "--"] if as_root else []
+    home = Path(tempfile.mkdtemp(prefix="dudo-pg-"))
+    data = home / "data"
+    if as_root:  # initdb refuses to run as root: the cluster belongs to the postgres user
+        shutil.chown(home, "postgres", "postgres")
+    port = free_port()
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*prefix, *args], cwd=home, capture_output=True, text=True, timeout=120, check=False
+        )
+
+    init = run(
+        str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "--no-locale",
+        "-E", "UTF8",
+    )  # fmt: skip
+    assert init.returncode == 0, f"initdb failed:\n{init.stdout}\n{init.stderr}"
+    options = (
+        f"-c listen_addresses={HOST} -p {port} -c unix_socket_directories={home} "
+        "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    )
+    started = run(
+        str(bindir / "pg_ctl"), "-D", str(data), "-l", str(home / "postgres.log"), "-o", options,
+        "-w", "-t", "60", "start",
+    )  # fmt: skip
+    if started.returncode != 0:
+        log = (home / "postgres.log").read_text(errors="replace")
+        shutil.rmtree(home, ignore_errors=True)
+        raise AssertionError(f"pg_ctl start failed:\n{started.stdout}\n{started.stderr}\n{log}")
+    try:
+        admin = f"postgresql://postgres@{HOST}:{port}/postgres"
+        create_database(admin, "dudo")
+        yield f"postgresql://postgres@{HOST}:{port}/dudo"
+    finally:
+        run(str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def create_database(admin_url: str, name: str) -> None:
+    import psycopg
+    from psycopg import sql as pg_sql
+
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(pg_sql.SQL("CREATE DATABASE {}").format(pg_sql.Identifier(name)))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database for one test: a SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'dudo.sqlite3'}"
+    base: str = request.getfixturevalue("postgres_url")
+    name = f"dudo_{uuid.uuid4().hex[:12]}"
+    create_database(base.rsplit("/", 1)[0] + "/postgres", name)
+    return base.rsplit("/", 1)[0] + "/" + name
+
+
+# ------------------------------------------------------------------------------ HTTP
+
+
+def api(server: LiveServer) -> httpx.Client:
+    """An HTTP client for ``server`` (no proxies from the environment)."""
+    return httpx.Client(base_url=server.url, trust_env=False, timeout=10.0)
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_table(server: LiveServer, **body: Any) -> Json:
+    """Create a table (host "Ana", bots answer at once unless told otherwise)."""
+    body.setdefault("name", "Ana")
+    body.setdefault("bot_seconds", 0)
+    with api(server) as http:
+        response = http.post("/api/tables", json=body)
+    assert response.status_code == 201, f"creating a table: {response.status_code} {response.text}"
+    created: Json = response.json()
+    return created
+
+
+def join(server: LiveServer, code: str, name: str) -> Json:
+    with api(server) as http:
+        response = http.post(f"/api/tables/{code}/join", json={"name": name})
+    assert response.status_code == 201, f"joining {code}: {response.status_code} {response.text}"
+    joined: Json = response.json()
+    return joined
+
+
+def host_post(server: LiveServer, code: str, command: str, token: str) -> Json:
+    """A host command (``start``, ``rematch``) that must succeed; the table it returns."""
+    with api(server) as http:
+        response = http.post(f"/api/tables/{code}/{command}", headers=bearer(token))
+    assert response.status_code == 200, (
+        f"{command} at {code}: {response.status_code} {response.text}"
+    )
+    table: Json = response.json()
+    return table
+
+
+def get_table(server: LiveServer, code: str) -> Json:
+    with api(server) as http:
+        response = http.get(f"/api/tables/{code}")
+    assert response.status_code == 200, f"table {code}: {response.status_code} {response.text}"
+    table: Json = response.json()
+    return table
+
+
+# ------------------------------------------------------------------------- WebSocket
+
+
+class Disconnected(AssertionError):
+    """The connection closed while a frame was awaited."""
+
+
+class Player:
+    """One WebSocket connection to a table, as a browser would hold it.
+
+    Every frame received is kept in ``frames``. Each ``update`` is checked as it arrives: its
+    events must continue this connection's numbering of the current game exactly (no gap, no
+    repeat), so a test only has to read frames to check the stream."""
+
+    def __init__(
+        self,
+        server: LiveServer,
+        code: str,
+        token: str | None = None,
+        *,
+        since: int = -1,
+        known: list[Json] | None = None,
+        game: int | None = None,
+        name: str = "client",
+        hello: bool = True,
+    ) -> None:
+        self.name = name
+        self.frames: list[Json] = []
+        self.events: list[Json] = list(known or [])
+        self.game = game
+        self.view: Json | None = None
+        self.table: Json | None = None
+        self.welcome: Json | None = None
+        self.ws: ClientConnection = connect(
+            f"{server.ws_url}/ws/{code}",
+            proxy=None,
+            max_queue=None,
+            open_timeout=10,
+            close_timeout=2,
+            compression=None,
+            legacy=True,
+        )
+        if hello:
+            self.send({"type": "hello", "token": token, "since": since})
+            self.welcome = self.until(lambda f: f["type"] == "welcome", "welcome")
+            self.until(lambda f: f["type"] == "table", "the table after welcome")
+
+    def __enter__(self) -> Player:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.ws.close()
+
+    # ------------------------------------------------------------------ sending
+
+    def send(self, frame: Json) -> None:
+        self.ws.send(json.dumps(frame))
+
+    def send_raw(self, text: str | bytes) -> None:
+        self.ws.send(text)
+
+    def act(self, action: str, turn: int | None = None) -> None:
+        """Send ``action`` chosen at ``turn`` (default: the turn of the last view received)."""
+        if turn is None:
+            assert self.view is not None, f"{self.name}: no view yet"
+            turn = self.view["turn"]
+        self.send({"type": "act", "action": action, "turn": turn})
+
+    # ---------------------------------------------------------------- receiving
+
+    def recv(self, timeout: float = FRAME_SECONDS) -> Json:
+        """The next frame (TimeoutError if none comes, ConnectionClosed once closed)."""
+        raw = self.ws.recv(timeout=timeout)
+        frame: Json = json.loads(raw)
+        self.frames.append(frame)
+        kind = frame.get("type")
+        if kind == "update":
+            self._update(frame)
+        elif kind == "table":
+            self.table = frame["table"]
+        elif kind == "welcome":
+            self.welcome = frame
+        return frame
+
+    def _update(self, frame: Json) -> None:
+        if frame["game"] != self.game:
+            assert frame["events"] == [] or frame["events"][0]["seq"] == 0, (
+                f"{self.name}: the first update of game {frame['game']} starts at event "
+                f"{frame['events'][0]['seq']}, not 0"
+            )
+            self.game, self.events = frame["game"], []
+        for event in frame["events"]:
+            assert event["seq"] == len(self.events), (
+                f"{self.name}: event numbering broken: expected seq {len(self.events)}, got "
+                f"{event['seq']} ({event['type']}); the update held seqs "
+                f"{[e['seq'] for e in frame['events']]}"
+            )
+            self.events.append(event)
+        self.view = frame["view"]
+
+    def until(
+        self, predicate: Callable[[Json], bool], what: str, timeout: float = FRAME_SECONDS
+    ) -> Json:
+        """Read frames until one satisfies ``predicate``; fail naming ``what`` if none comes."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                if left <= 0:
+                    raise TimeoutError
+                frame = self.recv(timeout=left)
+            except TimeoutError:
+                recent = [f.get("type") for f in self.frames[-10:]]
+                raise AssertionError(
+                    f"{self.name}: no {what} within {timeout}s (last frames: {recent}; "
+                    f"view turn {self.turn})"
+                ) from None
+            except ConnectionClosed as exc:
+                raise Disconnected(
+                    f"{self.name}: connection closed ({exc}) while waiting for {what}"
+                ) from exc
+            if predicate(frame):
+                return frame
+
+    def error(self, what: str = "an error frame", timeout: float = FRAME_SECONDS) -> Json:
+        return self.until(lambda f: f["type"] == "error", what, timeout)
+
+    def wait_turn(self, turn: int, timeout: float = FRAME_SECONDS) -> Json:
+        """Read until this connection's view reaches ``turn``; an error frame on the way fails."""
+
+        def reached(frame: Json) -> bool:
+            assert frame["type"] != "error", f"{self.name}: unexpected error {frame}"
+            return self.view is not None and self.view["turn"] >= turn
+
+        if self.view is not None and self.view["turn"] >= turn:
+            return self.view
+        self.until(reached, f"an update reaching turn {turn}", timeout)
+        assert self.view is not None
+        return self.view
+
+    def sync(self) -> list[Json]:
+        """Ping and read up to the pong: every frame the server queued for this connection
+        before it read the ping (frames of one connection arrive in order). Those frames."""
+        self.send({"type": "ping"})
+        start = len(self.frames)
+        self.until(lambda f: f == {"type": "pong"}, "the pong")
+        return self.frames[start:-1]
+
+    def updates_since_sync(self) -> list[Json]:
+        """The updates that arrive before the pong of a new ping (none: nothing happened)."""
+        return [f for f in self.sync() if f["type"] == "update"]
+
+    def quiet(self, seconds: float = 0.3) -> list[Json]:
+        """Every frame that arrives until none has come for ``seconds``."""
+        got = []
+        while True:
+            try:
+                got.append(self.recv(timeout=seconds))
+            except TimeoutError:
+                return got
+
+    @property
+    def turn(self) -> int | None:
+        return None if self.view is None else int(self.view["turn"])
+
+    @property
+    def over(self) -> bool:
+        return self.view is not None and self.view["winner"] is not None
+
+    def errors(self) -> list[Json]:
+        return [f for f in self.frames if f["type"] == "error"]
+
+
+def choose(view: Json, rng: random.Random) -> str:
+    """A random legal action, calling now and then so games end sooner."""
+    legal: list[str] = view["legal"]
+    assert legal, f"no legal action in {view}"
+    others = [a for a in legal if a in ("call", "spot-on", "pass", "doubt-pass")]
+    if others and rng.random() < 0.35:
+        return rng.choice(others)
+    return rng.choice(legal)
+
+
+def settle(players: list[Player], watchers: tuple[Player, ...] = ()) -> Player:
+    """Catch every connection up (bots move on their own) until the game waits for one of the
+    human ``players``; that player."""
+    view = play_turns(
+        players,
+        random.Random(0),
+        stop=lambda _view: any(p.view is not None and p.view["legal"] for p in players),
+        watchers=watchers,
+    )
+    assert view["winner"] is None, "the game ended"
+    return next(p for p in players if p.view is not None and p.view["legal"])
+
+
+def play_turns(
+    players: list[Player],
+    rng: random.Random,
+    *,
+    stop: Callable[[Json], bool] = lambda view: False,
+    limit: int = 5000,
+    watchers: tuple[Player, ...] = (),
+) -> Json:
+    """Play random legal actions for the human ``players`` (bots play themselves) until the
+    game is over or ``stop(view)``; every connection is kept in step. The final view."""
+    everyone = [*players, *watchers]
+    for _ in range(limit):
+        turn = max(p.turn or 0 for p in everyone)
+        for p in everyone:
+            p.wait_turn(turn)
+        if any(p.turn != turn for p in everyone):
+            continue  # a bot moved meanwhile: catch everyone up first
+        view = players[0].view
+        assert view is not None
+        if view["winner"] is not None or stop(view):
+            return view
+        movers = [p for p in players if p.view is not None and p.view["legal"]]
+        if movers:
+            mover = movers[0]
+            assert mover.view is not None
+            mover.act(choose(mover.view, rng))
+            mover.wait_turn(turn + 1)
+        else:
+            players[0].wait_turn(turn + 1)
+    raise AssertionError(f"the game did not end within {limit} steps")
+
+
+class Match:
+    """A table with Ana (the host, seat 0), a bot (seat 1) and Bo (seat 2), both connected."""
+
+    def __init__(self, server: LiveServer, *, start: bool = True, **body: Any) -> None:
+        body.setdefault("seats", 3)
+        body.setdefault("bots", ["easy"])
+        created = new_table(server, **body)
+        self.server = server
+        self.code: str = created["code"]
+        self.host_token: str = created["token"]
+        joined = join(server, self.code, "Bo")
+        self.bo_token: str = joined["token"]
+        self.bo_seat: int = joined["seat"]
+        self.ana = Player(server, self.code, self.host_token, name="Ana")
+        self.bo = Player(server, self.code, self.bo_token, name="Bo")
+        if start:
+            self.start()
+
+    def start(self) -> Json:
+        table = host_post(self.server, self.code, "start", self.host_token)
+        for player in (self.ana, self.bo):
+            player.until(lambda f: f["type"] == "update", "the first update of the game")
+        return table
+
+    @property
+    def players(self) -> list[Player]:
+        return [self.ana, self.bo]
+
+    def close(self) -> None:
+        self.ana.close()
+        self.bo.close()
+
+
+@pytest.fixture
+def match(shared_server: LiveServer) -> Iterator[Match]:
+    """A started game at a new table of the module's server: Ana, a bot and Bo."""
+    game = Match(shared_server)
+    yield game
+    game.close()

@@ -1,0 +1,151 @@
+"""What the server keeps survives it: a game stopped and resumed on SQLite and on PostgreSQL,
+migrations on an existing database, and the store refusing an action twice."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from dudo.records import replay
+from dudo.server.storage import Store, StoredSeat
+
+from .conftest import (
+    Disconnected,
+    Json,
+    LiveServer,
+    Match,
+    Player,
+    ServerFactory,
+    api,
+    get_table,
+    play_turns,
+)
+
+
+def snapshot(server: LiveServer, code: str, tokens: dict[str, str | None]) -> dict[str, Any]:
+    """Each seat's (and a spectator's) view and events, from a fresh connection."""
+    out: dict[str, Any] = {}
+    for name, token in tokens.items():
+        with Player(server, code, token, name=name) as p:
+            p.until(lambda f: f["type"] == "update", f"{name}'s update")
+            out[name] = (p.welcome, p.view, p.events)
+    return out
+
+
+def steady(table: Json) -> Json:
+    """The table without what depends on who is connected right now."""
+    seats = [{k: v for k, v in s.items() if k != "connected"} for s in table["seats"]]
+    return {k: v for k, v in table.items() if k != "spectators"} | {"seats": seats}
+
+
+def test_a_game_resumes_after_a_restart(live_server: ServerFactory, db_url: str) -> None:
+    server = live_server(db_url)
+    match = Match(server)
+    waiting = lambda v: v["turn"] >= 12 and any(p.view and p.view["legal"] for p in match.players)  # noqa: E731
+    play_turns(match.players, random.Random(31), stop=waiting)  # stopped where no bot moves
+    turn = match.ana.turn
+    assert turn is not None and turn >= 12
+    tokens = {"Ana": match.host_token, "Bo": match.bo_token, "spectator": None}
+    before = snapshot(server, match.code, tokens)
+    table_before = get_table(server, match.code)
+    assert before["Ana"][1]["turn"] == turn
+
+    server.restart()  # SIGTERM (the players still connected), then a new process
+    for p in match.players:
+        with pytest.raises(Disconnected):
+            p.until(lambda _f: False, "the close at shutdown", timeout=5)
+    after = snapshot(server, match.code, tokens)
+    for name in tokens:
+        welcome, view, events = after[name]
+        assert welcome == before[name][0], f"{name} has the same seat"
+        assert view["turn"] == turn, f"{name}: the turn after the restart"
+        assert events == before[name][2], f"{name}: the same events"
+        assert view == before[name][1], f"{name}: the same view after the restart"
+    assert steady(get_table(server, match.code)) == steady(table_before)
+
+    # Play on to the end over new connections: the stored game is the live one.
+    ana = Player(server, match.code, match.host_token, name="Ana")
+    bo = Player(server, match.code, match.bo_token, name="Bo")
+    final = play_turns([ana, bo], random.Random(32))
+    assert final["winner"] is not None
+    assert ana.events[: len(before["Ana"][2])] == before["Ana"][2]
+    with api(server) as http:
+        record = http.get(f"/api/games/{table_before['game']}/record").json()
+    game = replay(record)
+    assert game.winner == final["winner"] and len(game.history) == final["turn"]
+    ana.close()
+    bo.close()
+    match.close()
+
+
+def schema(db_url: str) -> tuple[list[str], set[str]]:
+    """The recorded schema versions and the tables of the database at ``db_url``."""
+    engine = sa.create_engine(db_url.replace("postgresql://", "postgresql+psycopg://"))
+    try:
+        with engine.connect() as c:
+            versions = [r[0] for r in c.execute(sa.text("SELECT version_num FROM alembic_version"))]
+            tables = set(sa.inspect(c).get_table_names())
+    finally:
+        engine.dispose()
+    return versions, tables
+
+
+def test_migrations_run_on_an_existing_database(db_url: str) -> None:
+    """(The restart above starts a server on an existing database too.)"""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from dudo.server import storage
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
+    head = ScriptDirectory.from_config(config).get_current_head()
+    store = Store(db_url)
+    try:
+        store.create_cup("cup1", "token", {"count": 5})
+    finally:
+        store.close()
+    assert schema(db_url) == (
+        [head],
+        {"tables", "seats", "games", "actions", "cups", "alembic_version"},
+    )
+    for _ in range(2):  # up to date already: migrating again changes nothing and keeps the data
+        again = Store(db_url)
+        try:
+            assert again.load_cup("cup1") is not None
+        finally:
+            again.close()
+        assert schema(db_url)[0] == [head]
+
+
+def test_the_store_refuses_an_action_twice(db_url: str) -> None:
+    store = Store(db_url)
+    try:
+        seats = [StoredSeat(0, "human", "Ana", None, "h" * 64, False)]
+        seats.append(StoredSeat(1, "bot", "Bot", "easy", None, False))
+        store.create_table("TESTAB", "dudo", {}, {"seats": 2}, seats)
+        players = [{"seat": 0, "name": "Ana", "kind": "human", "level": None}]
+        game_id = store.start_game("TESTAB", 1, 12345, {}, players)
+        store.add_action(game_id, 0, 0, "3x4")
+        with pytest.raises(IntegrityError):
+            store.add_action(game_id, 0, 1, "call")
+        store.add_action(game_id, 1, 1, "call")
+        with pytest.raises(IntegrityError):
+            store.add_action(game_id, 1, 0, "4x4")
+        (table,) = [t for t in store.load_tables() if t.code == "TESTAB"]
+        assert table.game is not None
+        assert table.game.actions == [(0, "3x4"), (1, "call")], "the first of each seq stays"
+        assert table.game.id == game_id and not table.game.finished
+    finally:
+        store.close()
+    reopened = Store(db_url)  # migrating an up-to-date database again is harmless
+    try:
+        (table,) = [t for t in reopened.load_tables() if t.code == "TESTAB"]
+        assert table.game is not None and len(table.game.actions) == 2
+    finally:
+        reopened.close()
