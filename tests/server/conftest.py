@@ -83,6 +83,17 @@ class LiveServer:
         return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
 
     def start(self) -> None:
+        """Start the server and wait until it answers. If its port was taken meanwhile (by any
+        process of the machine, while this server was down), it moves to a new port."""
+        for _attempt in range(3):
+            if self._start_once():
+                return
+            self.port = free_port()
+            self.url = f"http://{HOST}:{self.port}"
+            self.ws_url = f"ws://{HOST}:{self.port}"
+        raise AssertionError(f"dudo serve found no free port:\n{self.log_tail()}")
+
+    def _start_once(self) -> bool:
         assert self.process is None, "the server is already running"
         self.starts += 1
         where = (
@@ -92,7 +103,8 @@ class LiveServer:
         )
         command = [sys.executable, "-m", "dudo", "serve", "--host", HOST, "--port", str(self.port)]
         env = {k: v for k, v in os.environ.items() if k != "DUDO_DATABASE_URL"}
-        with open(self.workdir / f"server-{self.starts}.log", "wb") as log:
+        log_path = self.workdir / f"server-{self.starts}.log"
+        with open(log_path, "wb") as log:
             self.process = subprocess.Popen(
                 [*command, *where, "--log-level", "info"],
                 stdout=log,
@@ -105,12 +117,16 @@ class LiveServer:
                 if self.process.poll() is not None:
                     code = self.process.returncode
                     self.process = None
+                    if "attempting to bind" in self.log_tail():
+                        return False
                     raise AssertionError(
                         f"dudo serve exited with {code} while starting:\n{self.log_tail()}"
                     )
-                with contextlib.suppress(httpx.HTTPError):
-                    if client.get(f"{self.url}/api/presets").status_code == 200:
-                        return
+                # Only once it says it listens: an answer before could come from someone else.
+                if f"running on http://{HOST}:{self.port}" in log_path.read_text(errors="replace"):
+                    with contextlib.suppress(httpx.HTTPError):
+                        if client.get(f"{self.url}/api/presets").status_code == 200:
+                            return True
                 if time.monotonic() > deadline:
                     self.kill()
                     raise AssertionError(
@@ -191,26 +207,28 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServ
 # ------------------------------------------------------------------------ PostgreSQL
 
 
-def postgres_bin() -> Path | None:
-    """The folder of PostgreSQL's server binaries: on PATH, else Debian's newest."""
-    found = shutil.which("initdb")
-    if found is not None and shutil.which("pg_ctl") is not None:
-        return Path(found).resolve().parent
-    candidates = sorted(
-        glob.glob("/usr/lib/postgresql/*/bin/initdb"),
-        key=lambda p: (
-            int(Path(p).parent.parent.name) if Path(p).parent.parent.name.isdigit() else 0
-        ),
-    )
-    return Path(candidates[-1]).parent if candidates else None
+def postgres_bin() -> tuple[Path, Path] | None:
+    """PostgreSQL's ``initdb`` and ``pg_ctl``: on PATH, else Debian's newest version."""
+    initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
+    if initdb is not None and pg_ctl is not None:
+        return Path(initdb), Path(pg_ctl)
+
+    def version(path: str) -> int:
+        name = Path(path).parent.parent.name
+        return int(name) if name.isdigit() else 0
+
+    for found in sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=version, reverse=True):
+        if (Path(found).parent / "pg_ctl").exists():
+            return Path(found), Path(found).parent / "pg_ctl"
+    return None
 
 
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
     """A throwaway PostgreSQL cluster for this test process (so each xdist worker has its own),
     listening on 127.0.0.1 only, trusting local connections; the URL of its ``dudo`` database."""
-    bindir = postgres_bin()
-    if bindir is None:
+    binaries = postgres_bin()
+    if binaries is None:
         reason = (
             "PostgreSQL is not installed: no initdb/pg_ctl on PATH or in "
             "/usr/lib/postgresql/*/bin (apt-get install postgresql to run these tests)"
@@ -218,42 +236,49 @@ def postgres_url() -> Iterator[str]:
         if os.environ.get("CI"):
             pytest.fail(f"{reason}; CI must run the PostgreSQL tests")
         pytest.skip(reason)
+    initdb, pg_ctl = binaries
     as_root = os.geteuid() == 0
     prefix = ["runuser", "-u", "postgres", "--"] if as_root else []
     home = Path(tempfile.mkdtemp(prefix="dudo-pg-"))
     data = home / "data"
     if as_root:  # initdb refuses to run as root: the cluster belongs to the postgres user
-        shutil.chown(home, "postgres", "postgres")
-    port = free_port()
+        try:
+            shutil.chown(home, "postgres", "postgres")
+        except LookupError:
+            shutil.rmtree(home, ignore_errors=True)
+            pytest.fail("running as root, the PostgreSQL tests need a 'postgres' user")
 
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
+    def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [*prefix, *args], cwd=home, capture_output=True, text=True, timeout=120, check=False
+            [*prefix, *map(str, args)],
+            cwd=home,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
         )
 
-    init = run(
-        str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "--no-locale",
-        "-E", "UTF8",
-    )  # fmt: skip
+    init = run(initdb, "-D", data, "-U", "postgres", "--auth=trust", "--no-locale", "-E", "UTF8")
     assert init.returncode == 0, f"initdb failed:\n{init.stdout}\n{init.stderr}"
-    options = (
-        f"-c listen_addresses={HOST} -p {port} -c unix_socket_directories={home} "
-        "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-    )
-    started = run(
-        str(bindir / "pg_ctl"), "-D", str(data), "-l", str(home / "postgres.log"), "-o", options,
-        "-w", "-t", "60", "start",
-    )  # fmt: skip
-    if started.returncode != 0:
-        log = (home / "postgres.log").read_text(errors="replace")
+    for _attempt in range(3):  # a new port if the one chosen was taken meanwhile
+        port = free_port()
+        options = (
+            f"-c listen_addresses={HOST} -p {port} -c unix_socket_directories={home} "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        )
+        log = home / "postgres.log"
+        started = run(pg_ctl, "-D", data, "-l", log, "-o", options, "-w", "-t", "60", "start")
+        if started.returncode == 0:
+            break
+    else:
+        text = log.read_text(errors="replace") if log.exists() else ""
         shutil.rmtree(home, ignore_errors=True)
-        raise AssertionError(f"pg_ctl start failed:\n{started.stdout}\n{started.stderr}\n{log}")
+        raise AssertionError(f"pg_ctl start failed:\n{started.stdout}\n{started.stderr}\n{text}")
     try:
-        admin = f"postgresql://postgres@{HOST}:{port}/postgres"
-        create_database(admin, "dudo")
+        create_database(f"postgresql://postgres@{HOST}:{port}/postgres", "dudo")
         yield f"postgresql://postgres@{HOST}:{port}/dudo"
     finally:
-        run(str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
+        run(pg_ctl, "-D", data, "-m", "immediate", "-w", "stop")
         shutil.rmtree(home, ignore_errors=True)
 
 

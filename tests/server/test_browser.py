@@ -179,6 +179,7 @@ def test_two_browsers_and_a_bot_play_a_full_game(
         for page in (ana, bo):
             if not is_over(page):
                 if page.locator("#reveal").is_visible() and not revealed:
+                    page.wait_for_timeout(800)  # let the overlay finish fading in
                     page.screenshot(path=str(shots / f"reveal-{page_name(page)}.png"))
                     revealed = True
                 acted = take_turn(page, rng) or acted

@@ -27,8 +27,8 @@ from .conftest import (
 )
 
 #: Any game of three players with five dice lasts at least 20 actions (10 dice must be lost, one
-#: per round of at least two actions), so kills before turn 18 come while the game is on.
-LAST_KILL_TURN = 18
+#: per round of at least two actions), so kills armed by turn 14 come while the game is on.
+LAST_KILL_TURN = 14
 
 
 def stored_actions(server: LiveServer, game_id: int) -> list[tuple[int, int, str]]:
@@ -89,8 +89,9 @@ def test_kill_9_loses_nothing_and_applies_nothing_twice(live_server: ServerFacto
     humans = {0, 2}  # Ana is player 0, the bot player 1, Bo player 2
     kill_at = 0
     for crash in (1, 2):
-        kill_at = max(p.turn or 0 for p in players) + rng.randint(2, 8)
-        assert kill_at <= LAST_KILL_TURN
+        current = max(p.turn or 0 for p in players)
+        kill_at = min(current + rng.randint(2, 6), LAST_KILL_TURN)
+        assert kill_at > current, f"crash {crash}: the game is at turn {current} already {why}"
         play_until_killed(server, players, rng, kill_at)
         seen = max(p.turn or 0 for p in players)
         stored = stored_actions(server, game_id)

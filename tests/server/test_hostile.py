@@ -143,6 +143,7 @@ def test_a_1_mb_frame_closes_that_connection_only(match: Match) -> None:
         while True:
             hostile.recv(timeout=5)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009, closed.value
+    assert "exceeds limit" in closed.value.rcvd.reason, "the close says what was wrong"
     server_healthy(match.server)
     assert_unchanged(match, before)
     assert_plays_on(match)

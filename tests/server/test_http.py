@@ -1,5 +1,6 @@
 """The HTTP side of ``dudo serve``, against a real server process: rules and words, the lobby
-(create, join, host commands), the checks on every request, the dice cup, and past games."""
+(create, join, host commands), the checks on every request, the dice cup, and past games.
+That tables and cups survive a restart is in ``test_storage``."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from .conftest import (
     Json,
     LiveServer,
     Player,
-    ServerFactory,
     api,
     bearer,
     get_table,
@@ -397,23 +397,6 @@ def test_cup_needs_its_token(shared_server: LiveServer) -> None:
         assert state["dice"] == [], "refused rolls changed nothing"
         missing = http.get("/api/cups/nothing-here", headers=bearer(made["token"]))
         assert missing.status_code == 404
-
-
-def test_cup_persists_across_a_restart(live_server: ServerFactory) -> None:
-    server = live_server()
-    with api(server) as http:
-        made = http.post("/api/cups").json()
-        auth = bearer(made["token"])
-        http.post(f"/api/cups/{made['id']}/roll", headers=auth)
-        http.post(f"/api/cups/{made['id']}/remove", headers=auth)
-        before = http.post(f"/api/cups/{made['id']}/hide", headers=auth).json()["cup"]
-    server.restart()
-    with api(server) as http:
-        after = http.get(f"/api/cups/{made['id']}", headers=auth)
-        assert after.status_code == 200, after.text
-        assert after.json()["cup"] == before
-        assert after.json()["cup"]["count"] == 4
-        assert http.get(f"/api/cups/{made['id']}", headers=bearer("x")).status_code == 401
 
 
 # ---------------------------------------------------------------------- past games

@@ -18,8 +18,15 @@ visibility after every action. Each ``update`` frame is checked against the stat
   a spectator see no hidden dice; nobody sees any between rounds or after the game;
 - dice set aside face up by reveal-and-reroll are seen by everyone;
 - events carry dice only in ``Revealed`` (the hands of the round that just ended, right after
-  its call, spot-on or doubted pass) and ``BidMade.revealed`` (the dice just set aside);
-  nowhere in any frame is there a ``hands`` key outside a ``Revealed`` event.
+  its call, spot-on or doubted pass, with ``counted`` flags over them) and ``BidMade.revealed``
+  (the dice just set aside); every event is the engine's event, nothing added; nowhere in any
+  frame is there a ``hands`` key outside a ``Revealed`` event.
+
+The app is built with two of its options, neither about what it sends: no rate limit (the
+humans here act far faster than 20 frames a second) and a seeded dice source (``Hall.dice``,
+set from the example, so the dice and the bots replay with it). Under
+``cruzado`` a ping round trip before each human action lets the bots' out-of-turn calls land
+first, so a game is a function of the drawn example and a failure replays and shrinks.
 
 Assertion messages start with ``LEAK`` when a hidden die reached someone it must not,
 ``WRONG`` when a view disagrees with the rules otherwise, and ``PROTOCOL`` for broken frame
@@ -33,22 +40,18 @@ import json
 import os
 import random
 import re
-import secrets
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from unittest import mock
 
 import anyio
 import pytest
-from hypothesis import HealthCheck, event, given, note, settings
+from hypothesis import HealthCheck, Phase, event, given, note, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.types import Message
 
-import dudo.server.app as app_module
-import dudo.server.tables as tables_module
 from dudo.engine.actions import Bid
 from dudo.engine.events import BidMade, Called, Event, PassDoubted, Revealed, SpotOnClaimed
 from dudo.engine.game import Game
@@ -79,25 +82,10 @@ KINDS = ("call", "doubt-pass", "spot-on", "closed", "open", "pass", "reveal", "b
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     tmp = tmp_path_factory.mktemp("no_leak")
-    app = create_app(f"sqlite:///{tmp}/x.sqlite3")
+    # The humans here act far faster than a person: no rate limit. Each example seeds the dice.
+    app = create_app(f"sqlite:///{tmp}/x.sqlite3", rate=1e9, burst=1e9, dice=random.Random(0))
     with TestClient(app) as test_client:  # the lifespan runs: the hall and its event loop
         yield test_client
-
-
-class SeededSecrets:
-    """``secrets`` for the tables module with a seeded ``randbits`` (the game's dice seed and
-    the bots' generators), so that Hypothesis can replay an example; tokens and table codes
-    stay truly random."""
-
-    token_urlsafe = staticmethod(secrets.token_urlsafe)
-    choice = staticmethod(secrets.choice)
-    compare_digest = staticmethod(secrets.compare_digest)
-
-    def __init__(self, seed: int) -> None:
-        self._rng = random.Random(seed)
-
-    def randbits(self, k: int) -> int:
-        return self._rng.getrandbits(k)
 
 
 # --------------------------------------------------------------------------- strategies
@@ -109,11 +97,7 @@ class Setup:
     options: dict[str, Any]
     kinds: tuple[str, ...]  # per seat: "human" or a bot level; seat 0 (the host) is human
     gap: int | None  # a bot seated at this position and removed before the start
-    seed: int
-
-    @property
-    def humans(self) -> list[int]:
-        return [seat for seat, kind in enumerate(self.kinds) if kind == "human"]
+    seed: int  # of the server's dice source (``Hall.dice``): the dice and the bots' choices
 
 
 @st.composite
@@ -512,15 +496,16 @@ def create_table(client: TestClient, setup: Setup) -> tuple[str, dict[int, str]]
     max_examples=max(1, int(30 * SCALE)),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    # No explain phase: over a whole game of drawn actions it replays hundreds of games.
+    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
 )
 @given(setup=setups(), data=st.data())
 def test_no_message_shows_hidden_dice(
     client: TestClient, setup: Setup, data: st.DataObject
 ) -> None:
     with contextlib.ExitStack() as stack:
-        stack.enter_context(mock.patch.object(app_module, "RATE", 1e9))  # humans act fast here
-        stack.enter_context(mock.patch.object(app_module, "BURST", 1e9))
-        stack.enter_context(mock.patch.object(tables_module, "secrets", SeededSecrets(setup.seed)))
+        # The dice seed and the bots' generators come from here, so Hypothesis can replay it.
+        client.app.state.hall.dice = random.Random(setup.seed)  # type: ignore[attr-defined]
         code, tokens = create_table(client, setup)
 
         conns: list[Conn] = []
@@ -587,7 +572,9 @@ def test_no_message_shows_hidden_dice(
             for frame in answer:
                 if frame["type"] == "error":
                     # Only a bot's out-of-turn call in between may refuse it.
-                    assert frame["code"] == "stale" and actor.turn > turn, frame
+                    assert frame["code"] == "stale" and actor.turn > turn, (
+                        f"WRONG {actor.name}: {action} at turn {turn} refused: {frame}"
+                    )
             acted += 1
             assert acted < MAX_ACTIONS, "the game does not end"
 
@@ -601,6 +588,10 @@ def test_no_message_shows_hidden_dice(
             assert updates == final + 1, f"PROTOCOL {c.name}: {updates} updates for {final} actions"
         # What the example covered (shown by --hypothesis-show-statistics).
         event(f"{len(setup.kinds)} seats, {len(humans)} human")
+        if setup.gap is not None:
+            event("a seat emptied before the start")
+        if cruzado:
+            event("cruzado")
         event("game ended during free play" if acted <= FREE_ACTIONS else "game ended by calls")
         playing = [s for s in states if s.phase == "bidding"]
         for visibility in ("open", "closed"):

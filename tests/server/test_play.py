@@ -262,7 +262,8 @@ def seat_of(table: Json, seat: int) -> Json:
 def test_grace_period_then_a_stand_in_bot_then_take_back(shared_server: LiveServer) -> None:
     match = Match(shared_server, grace_seconds=1)
     ana, bo, seat = match.ana, match.bo, match.bo_seat
-    bo_number = seat_of(match.ana.table or {}, seat)["player"]
+    assert ana.table is not None
+    bo_number = seat_of(ana.table, seat)["player"]
     bo.close()
     left_at = len(ana.events)
     ana.until(
@@ -306,20 +307,20 @@ def test_the_turn_timer_plays_a_legal_move(shared_server: LiveServer) -> None:
     assert mover.view is not None
     deadline = updates(mover)[-1]["deadline"]
     assert isinstance(deadline, int), f"a running timer has a deadline: {updates(mover)[-1]}"
-    assert 0 < deadline / 1000 - time.time() <= 1.5, "the deadline is this turn's"
+    assert -2 < deadline / 1000 - time.time() <= 1.5, "the deadline is about a second away"
     turn, legal, number = mover.view["turn"], list(mover.view["legal"]), player_number(mover)
     before = len(mover.events)
-    started = time.monotonic()
     mover.wait_turn(turn + 1, timeout=5)
-    waited = time.monotonic() - started
-    assert 0.3 < waited < 4, f"the automatic move came after {waited:.1f}s"
+    late = time.time() - deadline / 1000
+    assert -0.1 < late < 3, f"the automatic move came {late:.2f}s after the deadline"
     made = [e for e in mover.events[before:] if e["type"] in ACTION_EVENTS]
     assert len(made) == 1 and made[0]["player"] == number, made
     if made[0]["type"] == "BidMade":
         assert made[0]["bid"] in legal
         assert mover.view["round_actions"][-1] == [number, made[0]["bid"]]
     next_deadline = updates(mover)[-1]["deadline"]
-    assert isinstance(next_deadline, int) and next_deadline > deadline, "a new turn, a new timer"
+    assert isinstance(next_deadline, int), "the next player's timer runs"
+    assert 900 <= next_deadline - deadline <= 5000, "a new turn, a new timer of a second"
     assert not mover.errors() and not other(match, mover).errors()
     match.close()
 

@@ -1,5 +1,5 @@
-"""What the server keeps survives it: a game stopped and resumed on SQLite and on PostgreSQL,
-migrations on an existing database, and the store refusing an action twice."""
+"""What the server keeps survives it: a game (and a dice cup) stopped and resumed on SQLite and
+on PostgreSQL, migrations on an existing database, and the store refusing an action twice."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def steady(table: Json) -> Json:
     return {k: v for k, v in table.items() if k != "spectators"} | {"seats": seats}
 
 
-def test_a_game_resumes_after_a_restart(live_server: ServerFactory, db_url: str) -> None:
+def test_a_game_and_a_cup_survive_a_restart(live_server: ServerFactory, db_url: str) -> None:
     server = live_server(db_url)
     match = Match(server)
     waiting = lambda v: v["turn"] >= 12 and any(p.view and p.view["legal"] for p in match.players)  # noqa: E731
@@ -53,6 +53,12 @@ def test_a_game_resumes_after_a_restart(live_server: ServerFactory, db_url: str)
     tokens = {"Ana": match.host_token, "Bo": match.bo_token, "spectator": None}
     before = snapshot(server, match.code, tokens)
     table_before = get_table(server, match.code)
+    with api(server) as http:  # a dice cup, rolled, one die lost, covered
+        cup = http.post("/api/cups").json()
+        auth = {"Authorization": f"Bearer {cup['token']}"}
+        for op in ("roll", "remove", "hide"):
+            cup_before = http.post(f"/api/cups/{cup['id']}/{op}", headers=auth).json()["cup"]
+    assert cup_before["count"] == 4 and len(cup_before["dice"]) == 4 and cup_before["hidden"]
     assert before["Ana"][1]["turn"] == turn
 
     server.restart()  # SIGTERM (the players still connected), then a new process
@@ -67,6 +73,11 @@ def test_a_game_resumes_after_a_restart(live_server: ServerFactory, db_url: str)
         assert events == before[name][2], f"{name}: the same events"
         assert view == before[name][1], f"{name}: the same view after the restart"
     assert steady(get_table(server, match.code)) == steady(table_before)
+    with api(server) as http:
+        cup_after = http.get(f"/api/cups/{cup['id']}", headers=auth)
+        assert cup_after.status_code == 200 and cup_after.json()["cup"] == cup_before
+        forged = http.get(f"/api/cups/{cup['id']}", headers={"Authorization": "Bearer x"})
+        assert forged.status_code == 401, "the cup's token still guards it"
 
     # Play on to the end over new connections: the stored game is the live one.
     ana = Player(server, match.code, match.host_token, name="Ana")

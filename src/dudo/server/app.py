@@ -125,13 +125,14 @@ def bearer(authorization: str | None) -> str | None:
 class Connection:
     """One WebSocket: its seat, its place in the event stream, an outgoing queue, a rate limit."""
 
-    def __init__(self, websocket: WebSocket) -> None:
+    def __init__(self, websocket: WebSocket, rate: float, burst: float) -> None:
         self.websocket = websocket
+        self.rate, self.burst = rate, burst
         self.seat: int | None = None
         self.since = -1
         self.game_id: int | None = None
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.allowance = BURST
+        self.allowance = burst
         self.checked = time.monotonic()
         self.strikes = 0
         self.closed = False
@@ -156,7 +157,7 @@ class Connection:
 
     def within_rate(self) -> bool:
         now = time.monotonic()
-        self.allowance = min(BURST, self.allowance + (now - self.checked) * RATE)
+        self.allowance = min(self.burst, self.allowance + (now - self.checked) * self.rate)
         self.checked = now
         if self.allowance >= 1.0:
             self.allowance -= 1.0
@@ -172,16 +173,28 @@ class Connection:
             await self.websocket.send_text(text)
 
 
-def create_app(database_url: str) -> FastAPI:
-    """The application, storing everything at ``database_url``."""
+def create_app(
+    database_url: str,
+    *,
+    rate: float = RATE,
+    burst: float = BURST,
+    dice: random.Random | None = None,
+) -> FastAPI:
+    """The application, storing everything at ``database_url``.
+
+    ``rate`` and ``burst`` set each connection's frame limit; ``dice`` replaces the operating
+    system's randomness for dice seeds and bots (for tests that replay games). The live tables
+    are ``app.state.hall`` while the application runs."""
     state: dict[str, Any] = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         store = Store(database_url)
         hall = Hall(store, asyncio.get_running_loop())
+        if dice is not None:
+            hall.dice = dice
         hall.resume()
-        state["hall"] = hall
+        state["hall"] = _app.state.hall = hall
         try:
             yield
         finally:
@@ -444,7 +457,7 @@ def create_app(database_url: str) -> FastAPI:
             )
             await websocket.close(code=4404)
             return
-        connection = Connection(websocket)
+        connection = Connection(websocket, rate, burst)
         writer = connection.writer = asyncio.create_task(connection.write())
         try:
             try:
@@ -516,7 +529,9 @@ def create_app(database_url: str) -> FastAPI:
                             await connection.writer
                     await connection.websocket.close(code=1008)
                     return
-                connection.error("rate_limited", f"more than {RATE:.0f} frames a second: slow down")
+                connection.error(
+                    "rate_limited", f"more than {connection.rate:g} frames a second: slow down"
+                )
                 continue
             try:
                 frame = parse_frame(raw)

@@ -303,13 +303,19 @@ class Store:
             )
 
     def load_tables(self, max_age_seconds: float = 7 * 24 * 3600) -> list[StoredTable]:
-        """Every table still open (lobby, playing or over), with its current game's actions."""
+        """Every table with a game in play, and every other table (lobby, or a game over and a
+        rematch possible) created in the last ``max_age_seconds``, with its current game's
+        actions."""
         since = time.time() - max_age_seconds
         out: list[StoredTable] = []
         with self.engine.connect() as c:
             rows = c.execute(
                 sa.select(tables_table)
-                .where(tables_table.c.status != "closed", tables_table.c.created >= since)
+                .where(
+                    tables_table.c.status != "closed",
+                    # an unfinished game is resumed however old; idle tables only for a week
+                    sa.or_(tables_table.c.status == "playing", tables_table.c.created >= since),
+                )
                 .order_by(tables_table.c.created)
             ).all()
             for row in rows:

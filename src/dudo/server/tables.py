@@ -13,7 +13,6 @@ import random
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -281,7 +280,7 @@ class Table:
         players = [
             {"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level} for s in filled
         ]
-        seed = secrets.randbits(62)
+        seed = self.hall.dice.getrandbits(62)
         self.game_number += 1
         self.game_id = self.hall.store.start_game(
             self.code, self.game_number, seed, self.rules.to_dict(), players
@@ -316,7 +315,7 @@ class Table:
                 self.bots[p] = self._make_bot(seat.level or STAND_IN_LEVEL)
 
     def _make_bot(self, level: str) -> Bot:
-        return make_bot(level, random.Random(secrets.randbits(64)))
+        return make_bot(level, random.Random(self.hall.dice.getrandbits(64)))
 
     # ---------------------------------------------------------------------- play
 
@@ -594,7 +593,9 @@ class Hall:
     store: Store
     loop: asyncio.AbstractEventLoop
     tables: dict[str, Table] = field(default_factory=dict)
-    clock: Callable[[], float] = time.time
+    #: Where each game's dice seed and each bot's generator come from: the operating system's
+    #: randomness, unless a caller (a test replaying games) gives a seeded generator.
+    dice: random.Random = field(default_factory=random.SystemRandom)
 
     def new_code(self) -> str:
         for _ in range(100):
