@@ -394,7 +394,10 @@ class Player:
             legacy=True,
         )
         if hello:
-            self.send({"type": "hello", "token": token, "since": since})
+            first: Json = {"type": "hello", "token": token, "since": since}
+            if game is not None:
+                first["game"] = game  # the game ``since`` counts events of
+            self.send(first)
             self.welcome = self.until(lambda f: f["type"] == "welcome", "welcome")
             self.until(lambda f: f["type"] == "table", "the table after welcome")
 

@@ -358,16 +358,35 @@ def test_rematch_starts_game_two(match: Match) -> None:
     assert first["winner"] is not None
     game_one = match.ana.game
     assert game_one is not None
+    # Bo leaves after game 1 and comes back during game 2 with what they had of game 1.
+    bo_known, bo_since = list(match.bo.events), len(match.bo.events) - 1
+    match.bo.close()
     table = host_post(match.server, match.code, "rematch", match.host_token)
     assert table["status"] == "playing" and table["game_number"] == 2
     assert isinstance(table["game"], int) and table["game"] != game_one
-    for p in match.players:
-        p.until(lambda f: f["type"] == "update" and f["game"] == table["game"], "game 2")
-        assert p.events[0]["seq"] == 0 and p.events[0]["type"] in (
-            "SeatingRolled",
-            "SeatingDecided",
-        )
-    view = play_turns(match.players, random.Random(10), stop=lambda v: v["turn"] >= 6)
+    ana = match.ana
+    ana.until(lambda f: f["type"] == "update" and f["game"] == table["game"], "game 2")
+    assert ana.events[0]["seq"] == 0 and ana.events[0]["type"] in (
+        "SeatingRolled",
+        "SeatingDecided",
+    )
+    bo_number = 2
+    view = play_turns([ana], random.Random(10), stop=lambda v: v["to_move"] == bo_number)
+    bo = Player(
+        match.server,
+        match.code,
+        match.bo_token,
+        since=bo_since,
+        known=bo_known,
+        game=game_one,
+        name="Bo back",
+    )
+    update = bo.until(lambda f: f["type"] == "update", "Bo's update of game 2")
+    assert update["game"] == table["game"], "the update is of the current game"
+    assert update["events"] == ana.events, "every event of game 2, from 0 (since was of game 1)"
+    assert bo.view is not None and bo.view["turn"] == view["turn"] and bo.view["legal"]
+    match.bo = bo
+    view = play_turns(match.players, random.Random(11), stop=lambda v: v["turn"] >= 6)
     assert view["turn"] >= 6 and match.ana.game == match.bo.game == table["game"]
     assert match.ana.events == match.bo.events
     with api(match.server) as http:
