@@ -10,6 +10,7 @@ of the table at both sizes are saved for a person to review, in ``$DUDO_SCREENSH
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import shutil
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .conftest import LiveServer
 
@@ -102,7 +104,10 @@ def take_turn(page: Page, rng: random.Random) -> bool:
     """If it is this page's turn, play through the page as a person would; True if it acted."""
     reveal = page.locator("#reveal")
     if reveal.is_visible():
-        page.click("#reveal-dismiss")
+        # The page also closes the reveal by itself when the next round's first bid comes.
+        with contextlib.suppress(PlaywrightTimeoutError):
+            page.click("#reveal-dismiss", timeout=3000)
+        expect(reveal).to_be_hidden()
         return True
     if page.locator("#status").get_attribute("data-my-turn") != "true":
         return False

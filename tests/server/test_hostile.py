@@ -3,6 +3,7 @@ what was wrong, nothing in the game changes, and the other players play on."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import socket
@@ -219,10 +220,13 @@ def test_a_flood_is_rate_limited_then_closed(match: Match) -> None:
     flooder.until(lambda f: f["type"] == "update", "the flooder's update")
     frame = json.dumps({"type": "act", "action": "999x6", "turn": mover.view["turn"]})
     sent = 0
-    with pytest.raises(ConnectionClosed):
+    # The server may close the connection before all 200 are sent; what it answered first is
+    # still waiting to be read.
+    with contextlib.suppress(ConnectionClosed):
         for _ in range(200):
             flooder.send_raw(frame)
             sent += 1
+    with pytest.raises(ConnectionClosed):
         while True:
             flooder.recv(timeout=5)
     assert sent > 40, "the first frames are accepted"
