@@ -34,7 +34,7 @@ from dudo.engine.rules import (
 from dudo.notation import LANGUAGES, face_name, format_action
 from dudo.records import replay_steps
 from dudo.server.storage import Store, token_hash
-from dudo.server.tables import ActionRefused, Hall, Settings, Table, TableError, action_for
+from dudo.server.tables import ActionRefused, Hall, Settings, Table, TableError
 from dudo.server.wire import PROTOCOL_VERSION, BadMessage, dumps, event_json, parse_frame, view_json
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -146,6 +146,14 @@ class Connection:
             return
         self.queue.put_nowait(text)
 
+    async def close_after_sending(self, code: int) -> None:
+        """Send what is queued (the errors that explain the close), then close."""
+        self.finish()
+        if self.writer is not None:
+            with contextlib.suppress(Exception):
+                await self.writer
+        await self.websocket.close(code=code)
+
     def finish(self) -> None:
         """Send what is queued, then stop the writer."""
         if not self.closed:
@@ -211,6 +219,12 @@ def create_app(
         table = hall().tables.get(code.strip().upper())
         if table is None:
             raise HTTPException(404, f"there is no table {code!r}")
+        return table
+
+    def host_table(code: str, authorization: str | None) -> Table:
+        """The table, after checking that the request carries its host's token."""
+        table = table_of(code)
+        table.require_host(bearer(authorization))
         return table
 
     @app.exception_handler(TableError)
@@ -309,8 +323,7 @@ def create_app(
     async def add_bot(
         code: str, body: AddBot, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
-        table = table_of(code)
-        table.require_host(bearer(authorization))
+        table = host_table(code, authorization)
         table.add_bot(body.level)
         return table.to_json()
 
@@ -318,8 +331,7 @@ def create_app(
     async def remove_seat(
         code: str, seat: int, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
-        table = table_of(code)
-        table.require_host(bearer(authorization))
+        table = host_table(code, authorization)
         table.remove_seat(seat)
         return table.to_json()
 
@@ -327,8 +339,7 @@ def create_app(
     async def start(
         code: str, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
-        table = table_of(code)
-        table.require_host(bearer(authorization))
+        table = host_table(code, authorization)
         table.start()
         return table.to_json()
 
@@ -336,8 +347,7 @@ def create_app(
     async def rematch(
         code: str, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
-        table = table_of(code)
-        table.require_host(bearer(authorization))
+        table = host_table(code, authorization)
         table.rematch()
         return table.to_json()
 
@@ -467,9 +477,7 @@ def create_app(
                     raise BadMessage("bad_message", "the first frame must be hello")
             except BadMessage as exc:
                 connection.error(exc.code, str(exc))
-                connection.finish()
-                await writer
-                await websocket.close(code=1008)
+                await connection.close_after_sending(1008)
                 return
             except TimeoutError:
                 await websocket.close(code=1008)
@@ -495,7 +503,7 @@ def create_app(
         connection.seat = None if seat is None else seat.seat
         # ``since`` counts events of the game the client last saw: of another game, none.
         same_game = "game" not in hello or hello["game"] == table.game_id
-        connection.since = hello.get("since", -1) if same_game else -1
+        connection.since = max(-1, hello.get("since", -1)) if same_game else -1
         connection.game_id = table.game_id
         connection.send(
             dumps(
@@ -508,8 +516,6 @@ def create_app(
                 }
             )
         )
-        if not isinstance(connection.since, int) or connection.since < -1:
-            connection.since = -1
         table.connected(connection)
         table.send_update(connection)
 
@@ -523,11 +529,7 @@ def create_app(
                 raw = message.get("bytes") or b""
             if not connection.within_rate():
                 if connection.strikes > MAX_STRIKES:
-                    connection.finish()  # the rate_limited errors already queued go out first
-                    if connection.writer is not None:
-                        with contextlib.suppress(Exception):
-                            await connection.writer
-                    await connection.websocket.close(code=1008)
+                    await connection.close_after_sending(1008)
                     return
                 connection.error(
                     "rate_limited", f"more than {connection.rate:g} frames a second: slow down"
@@ -553,30 +555,22 @@ def create_app(
             elif kind == "act":
                 table.act(seat, frame["action"], frame.get("turn"))
             elif kind == "explain":
-                explain(table, connection, seat, frame["action"])
+                problem = table.explain(seat, frame["action"])
+                connection.send(
+                    dumps(
+                        {
+                            "type": "explain",
+                            "action": frame["action"],
+                            "legal": problem is None,
+                            "problem": problem,
+                        }
+                    )
+                )
             elif kind == "take_back":
                 table.take_back(seat)
         except ActionRefused as exc:
             connection.error(exc.code, str(exc))
         except DudoError as exc:
             connection.error("illegal", str(exc))
-
-    def explain(table: Table, connection: Connection, seat: Any, text: str) -> None:
-        game = table.game
-        player = table.player_of(seat)
-        if game is None or table.status != "playing":
-            raise ActionRefused("no_game", "no game is being played at this table")
-        if player is None:
-            raise ActionRefused(
-                "not_a_player", "you are watching: only players in the game can act"
-            )
-        try:
-            action = action_for(game, player, text)
-        except DudoError as exc:
-            raise ActionRefused("unknown_action", str(exc)) from None
-        problem = table.problem(player, action)
-        connection.send(
-            dumps({"type": "explain", "action": text, "legal": problem is None, "problem": problem})
-        )
 
     return app

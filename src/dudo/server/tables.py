@@ -194,9 +194,7 @@ class Table:
                     "host": s.seat == 0,
                     "connected": s.connections > 0,
                     "autoplay": s.autoplay,
-                    "player": self.players.index(s.seat)
-                    if self.game is not None and s.seat in self.players
-                    else None,
+                    "player": self.player_of(s),
                 }
                 for s in self.seats
             ],
@@ -207,9 +205,7 @@ class Table:
         display = clean_name(name)
         if self.status == "playing":
             raise TableError(409, "the game has started: you can watch it, and join the next one")
-        seat = next((s for s in self.seats if s.kind == "open"), None)
-        if seat is None:
-            raise TableError(409, "the table is full")
+        seat = self._open_seat()
         token = secrets.token_urlsafe(24)
         seat.kind, seat.name, seat.level = "human", display, None
         seat.token_hash, seat.autoplay = token_hash(token), False
@@ -221,12 +217,16 @@ class Table:
         checked = check_level(level)
         if self.status == "playing":
             raise TableError(409, "bots can be added between games, not during one")
-        seat = next((s for s in self.seats if s.kind == "open"), None)
-        if seat is None:
-            raise TableError(409, "the table is full")
+        seat = self._open_seat()
         seat.kind, seat.level, seat.name = "bot", checked, f"Bot {seat.seat + 1} ({checked})"
         self.hall.store.save_seat(self.code, seat.stored())
         self.broadcast_table()
+
+    def _open_seat(self) -> Seat:
+        seat = next((s for s in self.seats if s.kind == "open"), None)
+        if seat is None:
+            raise TableError(409, "the table is full")
+        return seat
 
     def remove_seat(self, index: int) -> None:
         if not 0 <= index < len(self.seats):
@@ -319,35 +319,50 @@ class Table:
 
     # ---------------------------------------------------------------------- play
 
-    def act(self, seat: Seat | None, text: str, turn: int | None) -> None:
-        """Play ``text`` for ``seat``. Raises :class:`ActionRefused` and changes nothing if
-        the action is not this seat's to make now."""
+    def intent(self, seat: Seat | None, text: str) -> tuple[int, Action]:
+        """The player ``seat`` is in the game and the engine action ``text`` means for them.
+        Raises :class:`ActionRefused` when there is no game, the seat is not in it, or the
+        text is not an action."""
         game = self.game
         if game is None or self.status != "playing":
             raise ActionRefused("no_game", "no game is being played at this table")
         player = self.player_of(seat)
-        if seat is None or player is None:
+        if player is None:
             raise ActionRefused(
                 "not_a_player", "you are watching: only players in the game can act"
             )
+        try:
+            return player, action_for(game, player, text)
+        except DudoError as exc:
+            raise ActionRefused("unknown_action", str(exc)) from None
+
+    def act(self, seat: Seat | None, text: str, turn: int | None) -> None:
+        """Play ``text`` for ``seat``. Raises :class:`ActionRefused` and changes nothing if
+        the action is not this seat's to make now."""
+        player, action = self.intent(seat, text)
+        game = self.game
+        assert game is not None
         if turn is not None and turn != len(game.history):
             raise ActionRefused(
                 "stale",
                 f"the game has moved on (you chose at turn {turn}, it is now turn {len(game.history)})",
             )
-        try:
-            action = action_for(game, player, text)
-        except DudoError as exc:
-            raise ActionRefused("unknown_action", str(exc)) from None
         problem = self.problem(player, action)
         if problem is not None:
-            code = (
-                "not_your_turn"
-                if player != game.to_move and not isinstance(action, Call)
-                else "illegal"
-            )
+            code = "not_your_turn" if self._out_of_turn(player, action) else "illegal"
             raise ActionRefused(code, problem)
         self.apply(player, action)
+
+    def explain(self, seat: Seat | None, text: str) -> str | None:
+        """Why ``seat`` may not play ``text`` now (None: it may)."""
+        player, action = self.intent(seat, text)
+        return self.problem(player, action)
+
+    def _out_of_turn(self, player: int, action: Action) -> bool:
+        """Acting while another player is to move (only a call may, under cruzado)."""
+        game = self.game
+        assert game is not None
+        return player != game.to_move and not isinstance(action, Call)
 
     def problem(self, player: int, action: Action) -> str | None:
         """Why ``player`` may not play ``action`` now (None: they may). The engine decides."""
@@ -357,7 +372,7 @@ class Table:
             return "the game is over"
         if action in game.legal_actions(player):
             return None
-        if player != game.to_move and not isinstance(action, Call):
+        if self._out_of_turn(player, action):
             return f"it is {self.name_of(game.to_move)}'s turn, not yours"
         return game.problem(action) or f"{action} is not one of your legal actions now"
 
