@@ -7,7 +7,7 @@ Run by hand (not a test):  python bench/engine_speed.py [--seconds 1.0] [--repea
     ours/OpenSpiel is the median over repetitions that alternate the two in one run.
 (b) full 6-player ``dudo`` games.
 
-OpenSpiel comes from the optional extra:  pip install -e '.[openspiel]'
+OpenSpiel comes from the optional extra:  pip install -e '.[open-spiel]'
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def main() -> None:
             acts = statistics.median(a for _, a in theirs_runs)
             print(f"{f'  OpenSpiel liars_dice, numdice={dice}':<40} {games:>10.0f} {acts:>11.0f}")
         else:
-            print("  OpenSpiel not installed: pip install -e '.[openspiel]'")
+            print("  OpenSpiel not installed: pip install -e '.[open-spiel]'")
 
     full = ours_full_game(preset("dudo"), 6)
     runs = [measure(full, args.seconds) for _ in range(args.repeats)]

@@ -1,0 +1,374 @@
+"""One heads-up round as arrays: its public bid tree, its deals and what each player sees,
+and the payoff of every call.
+
+The tree is read from the engine: every distinct kind of node (depth 0, 1 or more, who acts,
+the standing bid) is reached once with ``Game.push`` and asked for ``legal_actions``; the
+tree is then grown one depth at a time with numpy. Player 0 is the round's opener
+(positions are relabelled with :meth:`Position.canonical`), so player ``d % 2`` acts at
+depth ``d``.
+
+Nodes are numbered depth by depth, and the children of a node are contiguous, so sums and
+maxima over a node's actions are ``reduceat`` calls. Node ``n > 0`` stands for the history
+ending with the bid ``bid[n]``; the edge into it is the action "bid" of ``parent[n]``; every
+node but the root also ends the round with a call by the player acting there.
+
+Private information is what the engine's view shows each player after the deal (their
+"signal": their own dice normally, the other's dice in an open obliging round, nothing in a
+closed one). ``payoff[k]`` is the matrix, over the two players' signals, of player 0's
+expected payoff when the round ends with a call at a node of terminal class ``k`` (the
+standing bid and who calls), weighted by the deal's probability.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from itertools import combinations_with_replacement, product
+from math import factorial
+
+import numpy as np
+import numpy.typing as npt
+
+from dudo.engine import CALL, Bid, Game, Rules
+from dudo.engine.bids import bid_table
+from dudo.solver.position import Position, check_heads_up, position_after, start_game
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+Outcome = Position | int
+"""What a call leads to: the next position, or the winner when the game is over."""
+
+Continuation = Callable[[Outcome, Game], float]
+"""Player 0's payoff for an outcome (the game after the call is given too)."""
+
+
+def round_payoff(outcome: Outcome, game: Game, before: tuple[int, int]) -> float:
+    """+1 to the player who won the call, -1 to the one who lost dice (one round alone)."""
+    counts = game.counts
+    return 1.0 if counts[1] < before[1] else -1.0
+
+
+@dataclass(frozen=True)
+class Layer:
+    """The nodes ``start .. stop-1``: every history ending with bid ``bid`` where ``actor``
+    is to act (at one stage, see :func:`_layered_order`), ordered by parent. ``parents`` is their parents, as a slice when
+    they are consecutive (the common case: then every pass over the layer is slicing)."""
+
+    start: int
+    stop: int
+    bid: int
+    actor: int  # who acts at these nodes; the bids into them were made by the other
+    parents: slice | IntArray
+
+    @property
+    def nodes(self) -> slice:
+        return slice(self.start, self.stop)
+
+
+@dataclass
+class Round:
+    """A heads-up round ready for the solver (see the module docstring)."""
+
+    rules: Rules
+    position: Position
+    bids: tuple[Bid, ...]
+    parent: IntArray  # (N,) parent node, -1 at the root
+    bid: IntArray  # (N,) index in ``bids`` of the node's last bid, -1 at the root
+    actor: npt.NDArray[np.int8]  # (N,) who acts at the node (and calls there)
+    child_count: IntArray  # (N,) number of bid children of each node
+    layers: list[Layer]  # every node but the root, parents before children
+    second: int  # nodes ``0 .. second-1`` are player 0's (the root first), the rest player 1's
+    signals: tuple[tuple[object, ...], tuple[object, ...]]  # each player's distinct signals
+    signal_prob: tuple[FloatArray, FloatArray]  # marginal probability of each signal
+    payoff: npt.NDArray[np.float64]  # (bids, caller, S0, S1) player 0's payoff x deal prob.
+    outcomes: dict[Outcome, float]  # every outcome a call can lead to, by deal probability
+    representative: dict[tuple[int, int], tuple[int, ...]]  # a history per (bid, caller)
+
+    @property
+    def nodes(self) -> int:
+        return len(self.parent)
+
+    def hands(self, player: int) -> int:
+        return len(self.signals[player])
+
+    def region(self, player: int) -> slice:
+        """The nodes where ``player`` acts (and may call, except at the root)."""
+        return slice(0, self.second) if player == 0 else slice(self.second, self.nodes)
+
+    def children(self, node: int) -> list[int]:
+        """The children of ``node``, lowest bid first."""
+        found = (self.child_by_bid(node, b) for b in range(len(self.bids)))
+        return [c for c in found if c is not None]
+
+    def child_by_bid(self, node: int, bid_index: int) -> int | None:
+        """The child of ``node`` reached by bidding ``bids[bid_index]``, if that is legal."""
+        for layer in self.layers:
+            if layer.bid != bid_index:
+                continue
+            parents = layer.parents
+            if isinstance(parents, slice):
+                if parents.start <= node < parents.stop:
+                    return layer.start + node - int(parents.start)
+                continue
+            at = int(np.searchsorted(parents, node))
+            if at < len(parents) and int(parents[at]) == node:
+                return layer.start + at
+        return None
+
+    def history(self, node: int) -> tuple[int, ...]:
+        """The bids (indices into ``bids``) leading to ``node``."""
+        out: list[int] = []
+        while node > 0:
+            out.append(int(self.bid[node]))
+            node = int(self.parent[node])
+        return tuple(reversed(out))
+
+    def node_of(self, history: tuple[int, ...]) -> int | None:
+        """The node reached by a bid history, or None if it is not legal."""
+        node = 0
+        for b in history:
+            found = self.child_by_bid(node, b)
+            if found is None:
+                return None
+            node = found
+        return node
+
+
+def hands_of(rules: Rules, dice: int) -> tuple[list[tuple[int, ...]], list[float]]:
+    """Every sorted hand of ``dice`` dice and its probability."""
+    faces = rules.faces
+    hands = list(combinations_with_replacement(range(1, faces + 1), dice))
+    probs = []
+    for hand in hands:
+        ways = factorial(dice)
+        for face in set(hand):
+            ways //= factorial(hand.count(face))
+        probs.append(ways / faces**dice)
+    return hands, probs
+
+
+def _deals(rules: Rules, position: Position) -> Iterator[tuple[tuple[tuple[int, ...], ...], float]]:
+    h0, p0 = hands_of(rules, position.dice[0])
+    h1, p1 = hands_of(rules, position.dice[1])
+    for (a, pa), (b, pb) in product(zip(h0, p0, strict=True), zip(h1, p1, strict=True)):
+        yield (a, b), pa * pb
+
+
+def _signal(game: Game, player: int) -> object:
+    view = game.view(player)
+    return (view.my_dice, view.seen_dice)
+
+
+def build_round(
+    rules: Rules,
+    position: Position,
+    continuation: Continuation | None = None,
+) -> Round:
+    """The round at ``position`` (relabelled so that the opener is player 0).
+
+    ``continuation`` gives player 0's payoff for what a call leads to; by default the round
+    stands alone and pays +1 to whoever wins the call.
+    """
+    position = position.canonical()
+    check_heads_up(rules, position)
+    in_play = sum(position.dice)
+    table = bid_table(rules, in_play, position.obliging)
+    bids = table.bids
+    bid_index = {b: i for i, b in enumerate(bids)}
+    nbids = len(bids)
+    dummy = tuple(tuple([1] * d) for d in position.dice)
+
+    # --- the kinds of node, read from the engine ---------------------------------------
+    # key = depth class (0, 1, 2 = "two or more") * 2 + who acts, then the standing bid.
+    def key_of(depth: int, bid: int) -> int:
+        return (min(depth, 2) * 2 + depth % 2) * (nbids + 1) + bid + 1
+
+    key_children: dict[int, list[int]] = {}
+    key_path: dict[int, tuple[int, ...]] = {key_of(0, -1): ()}
+
+    def children_of_key(key: int) -> list[int]:
+        found = key_children.get(key)
+        if found is not None:
+            return found
+        game = start_game(rules, position, dummy)
+        for b in key_path[key]:
+            game.push(bids[b])
+        legal = game.legal_actions()
+        children: list[int] = []
+        for action in legal:
+            if type(action) is Bid:
+                children.append(bid_index[action])
+            elif action is not CALL:
+                raise AssertionError(f"unexpected action {action} (see heads_up_problem)")
+        if key_path[key] and CALL not in legal:
+            raise AssertionError("a standing bid that cannot be called")
+        key_children[key] = children
+        return children
+
+    # --- grow the tree depth by depth --------------------------------------------------
+    parents: list[IntArray] = [np.array([-1], dtype=np.int64)]
+    node_bids: list[IntArray] = [np.array([-1], dtype=np.int64)]
+    depth_start = [0, 1]
+    depth = 0
+    while True:
+        level_bids = node_bids[-1]
+        keys = key_of(depth, 0) - 1 + level_bids + 1 if depth else np.array([key_of(0, -1)])
+        unique = np.unique(keys)
+        flat: list[int] = []
+        offsets = np.zeros(int(unique.max()) + 1, dtype=np.int64)
+        counts_by_key = np.zeros(int(unique.max()) + 1, dtype=np.int64)
+        for key in unique.tolist():
+            children = children_of_key(key)
+            offsets[key] = len(flat)
+            counts_by_key[key] = len(children)
+            for b in children:
+                child_key = key_of(depth + 1, b)
+                key_path.setdefault(child_key, (*key_path[key], b))
+            flat.extend(children)
+        counts = counts_by_key[keys]
+        total = int(counts.sum())
+        if total == 0:
+            break
+        first = depth_start[-2]
+        owners = np.repeat(np.arange(len(keys), dtype=np.int64), counts)
+        run_start = np.cumsum(counts) - counts
+        within = np.arange(total, dtype=np.int64) - run_start[owners]
+        flat_array = np.array(flat, dtype=np.int64)
+        child_bid = flat_array[offsets[keys][owners] + within]
+        parents.append(owners + first)
+        node_bids.append(child_bid)
+        depth_start.append(depth_start[-1] + total)
+        depth += 1
+
+    parent = np.concatenate(parents)
+    bid = np.concatenate(node_bids)
+    starts = np.array(depth_start, dtype=np.int64)
+    node_depth = np.repeat(np.arange(len(starts) - 1, dtype=np.int64), np.diff(starts))
+    order, layers, second = _layered_order(parent, bid, node_depth, nbids)
+    new_index = np.empty_like(order)
+    new_index[order] = np.arange(len(order))
+    parent = np.where(parent[order] >= 0, new_index[np.maximum(parent[order], 0)], -1)
+    bid = bid[order]
+    actor = (node_depth[order] % 2).astype(np.int8)
+    n = len(parent)
+    child_count = np.bincount(parent[1:], minlength=n).astype(np.int64)
+
+    # One history per (standing bid, caller), replayed on the engine for every deal.
+    representative: dict[tuple[int, int], tuple[int, ...]] = {}
+    for layer in layers:
+        if (layer.bid, layer.actor) not in representative:
+            node = layer.start
+            path: list[int] = []
+            while node > 0:
+                path.append(int(bid[node]))
+                node = int(parent[node])
+            representative[(layer.bid, layer.actor)] = tuple(reversed(path))
+    classes = sorted(representative)
+
+    # --- deals, signals and payoffs, all from the engine -------------------------------
+    signal_ids: tuple[dict[object, int], dict[object, int]] = ({}, {})
+    signal_prob: tuple[list[float], list[float]] = ([], [])
+    rows: list[tuple[int, int, float, list[float]]] = []
+    outcomes: dict[Outcome, float] = {}
+    before = position.dice
+    for hands, prob in _deals(rules, position):
+        game = start_game(rules, position, hands)
+        ids = []
+        for p in (0, 1):
+            sig = _signal(game, p)
+            index = signal_ids[p].setdefault(sig, len(signal_ids[p]))
+            if index == len(signal_prob[p]):
+                signal_prob[p].append(0.0)
+            signal_prob[p][index] += prob
+            ids.append(index)
+        values = []
+        for k in classes:
+            for b in representative[k]:
+                game.push(bids[b])
+            game.push(CALL)
+            outcome = position_after(game)
+            outcomes[outcome] = outcomes.get(outcome, 0.0) + prob / len(classes)
+            if continuation is None:
+                values.append(round_payoff(outcome, game, before))
+            else:
+                values.append(continuation(outcome, game))
+            for _ in range(len(representative[k]) + 1):
+                game.pop()
+        rows.append((ids[0], ids[1], prob, values))
+    payoff = np.zeros((nbids, 2, len(signal_prob[0]), len(signal_prob[1])))
+    bid_of = np.array([k[0] for k in classes], dtype=np.int64)
+    caller_of = np.array([k[1] for k in classes], dtype=np.int64)
+    for s0, s1, prob, values in rows:
+        payoff[bid_of, caller_of, s0, s1] += prob * np.array(values)
+    signals = (tuple(signal_ids[0]), tuple(signal_ids[1]))
+    return Round(
+        rules=rules,
+        position=position,
+        bids=bids,
+        parent=parent,
+        bid=bid,
+        actor=actor,
+        child_count=child_count,
+        layers=layers,
+        second=second,
+        signals=signals,
+        signal_prob=(np.array(signal_prob[0]), np.array(signal_prob[1])),
+        payoff=payoff,
+        outcomes=outcomes,
+        representative=representative,
+    )
+
+
+def _layered_order(
+    parent: IntArray, bid: IntArray, depth: IntArray, nbids: int
+) -> tuple[IntArray, list[Layer], int]:
+    """A new numbering of the nodes, and the layers.
+
+    The nodes where player 0 acts come first (the root first of all), then those where
+    player 1 acts. Within each part, one layer per last bid in the engine's bid order,
+    each ordered by parent. When every raise goes up that order (all rules but
+    ``free_transform``) parents come before children; otherwise the second bids of a round
+    get layers of their own after the openings' (a second "stage").
+
+    In a total order where every higher bid is a legal raise, the parents of the layer
+    (b, player) are exactly player 1-p's nodes with a lower last bid: a contiguous run,
+    so every pass over the tree is slicing. Returns the order, the layers (parents first)
+    and where player 1's part begins."""
+    nonroot = parent > 0
+    goes_up = bool(np.all(bid[nonroot] > bid[parent[nonroot]]))
+    stage = np.zeros_like(depth) if goes_up else (depth >= 2).astype(np.int64)
+    actor = depth % 2
+    key = (stage * nbids + bid) * 2 + actor
+    key[0] = -1
+    sorted_nodes = np.argsort(key, kind="stable")
+    keys = 4 * nbids
+    bounds = np.searchsorted(key[sorted_nodes], np.arange(-1, keys + 1))
+    region_start = [1, int(np.count_nonzero(actor == 0))]
+    next_index = list(region_start)
+    new_index = np.full(len(parent), -1, dtype=np.int64)
+    new_index[0] = 0
+    placed: list[tuple[int, IntArray]] = []
+    layers: list[Layer] = []
+    for k in range(keys):
+        group = sorted_nodes[bounds[k + 1] : bounds[k + 2]]
+        if not len(group):
+            continue
+        who = k % 2
+        parents_new = new_index[parent[group]]
+        assert (parents_new >= 0).all(), "a parent after its child"
+        by_parent = np.argsort(parents_new, kind="stable")
+        group, parents_new = group[by_parent], parents_new[by_parent]
+        start = next_index[who]
+        new_index[group] = np.arange(start, start + len(group))
+        first = int(parents_new[0])
+        contiguous = bool(np.array_equal(parents_new, np.arange(first, first + len(group))))
+        parents: slice | IntArray = slice(first, first + len(group)) if contiguous else parents_new
+        layers.append(Layer(start, start + len(group), (k // 2) % nbids, who, parents))
+        placed.append((start, group))
+        next_index[who] += len(group)
+    order = np.empty(len(parent), dtype=np.int64)
+    order[0] = 0
+    for start, group in placed:
+        order[start : start + len(group)] = group
+    return order, layers, region_start[1]

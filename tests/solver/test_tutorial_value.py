@@ -1,0 +1,50 @@
+"""The oracle of Neller & Lanctot's CFR tutorial: heads-up, one die each, one round of
+liars-dice with aces ranked high is worth -7/258 to the opener."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from dudo.engine import preset
+from dudo.solver import Position, Round, build_round
+from dudo.solver.cfr import Algorithm, RoundSolver
+from dudo.solver.evaluate import evaluate
+
+TUTORIAL_VALUE = float(Fraction(-7, 258))
+
+
+@pytest.fixture(scope="module")
+def tutorial_round() -> Round:
+    return build_round(preset("liars-dice", aces_rank="high"), Position((1, 1)))
+
+
+@pytest.mark.parametrize("algorithm", list(Algorithm))
+def test_exploitability_falls_and_value_converges(
+    tutorial_round: Round, algorithm: Algorithm
+) -> None:
+    solver = RoundSolver(tutorial_round, algorithm)
+    seen = []
+    for stop in (10, 100, 1000):
+        while solver.iteration < stop:
+            solver.step()
+        seen.append(evaluate(tutorial_round, solver.average()))
+    exploitability = [e.exploitability for e in seen]
+    assert exploitability[0] > exploitability[1] > exploitability[2] >= 0
+    assert exploitability[2] < 2e-4
+    last = seen[-1]
+    low, high = last.value_bounds
+    # The equilibrium value always lies between the two best-response values.
+    assert low - 1e-12 <= TUTORIAL_VALUE <= high + 1e-12
+    assert abs(last.value - TUTORIAL_VALUE) <= 2 * last.exploitability
+
+
+def test_converged_run_pins_the_value(tutorial_round: Round) -> None:
+    solver = RoundSolver(tutorial_round, Algorithm.DCFR)
+    for _ in range(6000):
+        solver.step()
+    result = evaluate(tutorial_round, solver.average())
+    low, high = result.value_bounds
+    assert high - low < 1e-5
+    assert low - 1e-12 <= TUTORIAL_VALUE <= high + 1e-12
