@@ -9,7 +9,7 @@ import numpy as np
 
 from dudo.solver.cfr import Strategy, payoff_matrices
 from dudo.solver.round import Round
-from dudo.solver.sweeps import Fold, call_values, fold_up, reach
+from dudo.solver.sweeps import Array, Fold, call_values, fold_up, reach
 
 
 @dataclass(frozen=True)
@@ -35,12 +35,17 @@ class Evaluation:
         return -self.best_response[1], self.best_response[0]
 
 
-def evaluate(round_: Round, strategy: Strategy) -> Evaluation:
-    """Value and exact best responses of ``strategy`` (computed in the strategy's dtype)."""
+def evaluate(
+    round_: Round, strategy: Strategy, scratch: tuple[Array, Array] | None = None
+) -> Evaluation:
+    """Value and exact best responses of ``strategy`` (computed in the strategy's dtype).
+    ``scratch``: two arrays shaped like the strategy's to work in (saves memory)."""
     sigma_in, sigma_call = strategy.sigma_in, strategy.sigma_call
     payoff = payoff_matrices(round_, sigma_in.dtype)
-    work = np.zeros_like(sigma_in)
-    values = np.zeros_like(sigma_in)
+    if scratch is None:
+        work, values = np.zeros_like(sigma_in), np.zeros_like(sigma_in)
+    else:
+        work, values = scratch
     best = []
     value = 0.0
     for p in (0, 1):

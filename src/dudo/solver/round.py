@@ -160,6 +160,103 @@ def _signal(game: Game, player: int) -> object:
     return (view.my_dice, view.seen_dice)
 
 
+class Moves:
+    """The legal bids after a history, read from the engine.
+
+    What may follow depends only on the depth class (the round's first bid, its second, or
+    later), who acts and the standing bid, so each such kind of node is reached once on an
+    engine game (by ``path``, any history of that kind) and asked for ``legal_actions``."""
+
+    def __init__(self, rules: Rules, position: Position) -> None:
+        self.rules = rules
+        self.position = position
+        self.bids = bid_table(rules, sum(position.dice), position.obliging).bids
+        self.index = {b: i for i, b in enumerate(self.bids)}
+        self._dummy = tuple(tuple([1] * d) for d in position.dice)
+        self._found: dict[tuple[int, int, int], list[int]] = {}
+
+    def key(self, depth: int, last_bid: int) -> tuple[int, int, int]:
+        return (min(depth, 2), depth % 2, last_bid)
+
+    def after(self, path: tuple[int, ...], depth: int | None = None) -> list[int]:
+        """The bids (indices into ``bids``) that may follow ``path`` — a history of the
+        same kind as the node asked about, whose true depth is ``depth`` (default: its
+        length)."""
+        depth = len(path) if depth is None else depth
+        key = self.key(depth, path[-1] if path else -1)
+        found = self._found.get(key)
+        if found is not None:
+            return found
+        game = start_game(self.rules, self.position, self._dummy)
+        for b in path:
+            game.push(self.bids[b])
+        legal = game.legal_actions()
+        children: list[int] = []
+        for action in legal:
+            if type(action) is Bid:
+                children.append(self.index[action])
+            elif action is not CALL:
+                raise AssertionError(f"unexpected action {action} (see heads_up_problem)")
+        if path and CALL not in legal:
+            raise AssertionError("a standing bid that cannot be called")
+        self._found[key] = children
+        return children
+
+
+def call_payoffs(
+    rules: Rules,
+    position: Position,
+    representative: dict[tuple[int, int], tuple[int, ...]],
+    continuation: Continuation | None,
+) -> tuple[
+    tuple[tuple[object, ...], tuple[object, ...]],
+    tuple[FloatArray, FloatArray],
+    npt.NDArray[np.float64],
+    dict[Outcome, float],
+]:
+    """Signals, their probabilities, the payoff matrices ``(bids, caller, S0, S1)`` and the
+    outcomes of the calls, by replaying a history for each (standing bid, caller) in
+    ``representative`` on the engine for every deal and pushing the call."""
+    bids = bid_table(rules, sum(position.dice), position.obliging).bids
+    classes = sorted(representative)
+    signal_ids: tuple[dict[object, int], dict[object, int]] = ({}, {})
+    signal_prob: tuple[list[float], list[float]] = ([], [])
+    rows: list[tuple[int, int, float, list[float]]] = []
+    outcomes: dict[Outcome, float] = {}
+    before = position.dice
+    for hands, prob in _deals(rules, position):
+        game = start_game(rules, position, hands)
+        ids = []
+        for p in (0, 1):
+            sig = _signal(game, p)
+            index = signal_ids[p].setdefault(sig, len(signal_ids[p]))
+            if index == len(signal_prob[p]):
+                signal_prob[p].append(0.0)
+            signal_prob[p][index] += prob
+            ids.append(index)
+        values = []
+        for k in classes:
+            for b in representative[k]:
+                game.push(bids[b])
+            game.push(CALL)
+            outcome = position_after(game)
+            outcomes[outcome] = outcomes.get(outcome, 0.0) + prob / len(classes)
+            if continuation is None:
+                values.append(round_payoff(outcome, game, before))
+            else:
+                values.append(continuation(outcome, game))
+            for _ in range(len(representative[k]) + 1):
+                game.pop()
+        rows.append((ids[0], ids[1], prob, values))
+    payoff = np.zeros((len(bids), 2, len(signal_prob[0]), len(signal_prob[1])))
+    bid_of = np.array([k[0] for k in classes], dtype=np.int64)
+    caller_of = np.array([k[1] for k in classes], dtype=np.int64)
+    for s0, s1, prob, values in rows:
+        payoff[bid_of, caller_of, s0, s1] += prob * np.array(values)
+    signals = (tuple(signal_ids[0]), tuple(signal_ids[1]))
+    return signals, (np.array(signal_prob[0]), np.array(signal_prob[1])), payoff, outcomes
+
+
 def build_round(
     rules: Rules,
     position: Position,
@@ -172,39 +269,10 @@ def build_round(
     """
     position = position.canonical()
     check_heads_up(rules, position)
-    in_play = sum(position.dice)
-    table = bid_table(rules, in_play, position.obliging)
-    bids = table.bids
-    bid_index = {b: i for i, b in enumerate(bids)}
+    moves = Moves(rules, position)
+    bids = moves.bids
     nbids = len(bids)
-    dummy = tuple(tuple([1] * d) for d in position.dice)
-
-    # --- the kinds of node, read from the engine ---------------------------------------
-    # key = depth class (0, 1, 2 = "two or more") * 2 + who acts, then the standing bid.
-    def key_of(depth: int, bid: int) -> int:
-        return (min(depth, 2) * 2 + depth % 2) * (nbids + 1) + bid + 1
-
-    key_children: dict[int, list[int]] = {}
-    key_path: dict[int, tuple[int, ...]] = {key_of(0, -1): ()}
-
-    def children_of_key(key: int) -> list[int]:
-        found = key_children.get(key)
-        if found is not None:
-            return found
-        game = start_game(rules, position, dummy)
-        for b in key_path[key]:
-            game.push(bids[b])
-        legal = game.legal_actions()
-        children: list[int] = []
-        for action in legal:
-            if type(action) is Bid:
-                children.append(bid_index[action])
-            elif action is not CALL:
-                raise AssertionError(f"unexpected action {action} (see heads_up_problem)")
-        if key_path[key] and CALL not in legal:
-            raise AssertionError("a standing bid that cannot be called")
-        key_children[key] = children
-        return children
+    key_path: dict[tuple[int, int, int], tuple[int, ...]] = {moves.key(0, -1): ()}
 
     # --- grow the tree depth by depth --------------------------------------------------
     parents: list[IntArray] = [np.array([-1], dtype=np.int64)]
@@ -213,18 +281,18 @@ def build_round(
     depth = 0
     while True:
         level_bids = node_bids[-1]
-        keys = key_of(depth, 0) - 1 + level_bids + 1 if depth else np.array([key_of(0, -1)])
-        unique = np.unique(keys)
+        # Nodes of one depth differ only by their last bid: look each kind up once.
+        keys = level_bids + 1
         flat: list[int] = []
-        offsets = np.zeros(int(unique.max()) + 1, dtype=np.int64)
-        counts_by_key = np.zeros(int(unique.max()) + 1, dtype=np.int64)
-        for key in unique.tolist():
-            children = children_of_key(key)
+        offsets = np.zeros(nbids + 1, dtype=np.int64)
+        counts_by_key = np.zeros(nbids + 1, dtype=np.int64)
+        for key in np.unique(keys).tolist():
+            path = key_path[moves.key(depth, key - 1)]
+            children = moves.after(path, depth)
             offsets[key] = len(flat)
             counts_by_key[key] = len(children)
             for b in children:
-                child_key = key_of(depth + 1, b)
-                key_path.setdefault(child_key, (*key_path[key], b))
+                key_path.setdefault(moves.key(depth + 1, b), (*path, b))
             flat.extend(children)
         counts = counts_by_key[keys]
         total = int(counts.sum())
@@ -259,49 +327,14 @@ def build_round(
     for layer in layers:
         if (layer.bid, layer.actor) not in representative:
             node = layer.start
-            path: list[int] = []
+            back: list[int] = []
             while node > 0:
-                path.append(int(bid[node]))
+                back.append(int(bid[node]))
                 node = int(parent[node])
-            representative[(layer.bid, layer.actor)] = tuple(reversed(path))
-    classes = sorted(representative)
-
-    # --- deals, signals and payoffs, all from the engine -------------------------------
-    signal_ids: tuple[dict[object, int], dict[object, int]] = ({}, {})
-    signal_prob: tuple[list[float], list[float]] = ([], [])
-    rows: list[tuple[int, int, float, list[float]]] = []
-    outcomes: dict[Outcome, float] = {}
-    before = position.dice
-    for hands, prob in _deals(rules, position):
-        game = start_game(rules, position, hands)
-        ids = []
-        for p in (0, 1):
-            sig = _signal(game, p)
-            index = signal_ids[p].setdefault(sig, len(signal_ids[p]))
-            if index == len(signal_prob[p]):
-                signal_prob[p].append(0.0)
-            signal_prob[p][index] += prob
-            ids.append(index)
-        values = []
-        for k in classes:
-            for b in representative[k]:
-                game.push(bids[b])
-            game.push(CALL)
-            outcome = position_after(game)
-            outcomes[outcome] = outcomes.get(outcome, 0.0) + prob / len(classes)
-            if continuation is None:
-                values.append(round_payoff(outcome, game, before))
-            else:
-                values.append(continuation(outcome, game))
-            for _ in range(len(representative[k]) + 1):
-                game.pop()
-        rows.append((ids[0], ids[1], prob, values))
-    payoff = np.zeros((nbids, 2, len(signal_prob[0]), len(signal_prob[1])))
-    bid_of = np.array([k[0] for k in classes], dtype=np.int64)
-    caller_of = np.array([k[1] for k in classes], dtype=np.int64)
-    for s0, s1, prob, values in rows:
-        payoff[bid_of, caller_of, s0, s1] += prob * np.array(values)
-    signals = (tuple(signal_ids[0]), tuple(signal_ids[1]))
+            representative[(layer.bid, layer.actor)] = tuple(reversed(back))
+    signals, signal_prob, payoff, outcomes = call_payoffs(
+        rules, position, representative, continuation
+    )
     return Round(
         rules=rules,
         position=position,
@@ -313,7 +346,7 @@ def build_round(
         layers=layers,
         second=second,
         signals=signals,
-        signal_prob=(np.array(signal_prob[0]), np.array(signal_prob[1])),
+        signal_prob=signal_prob,
         payoff=payoff,
         outcomes=outcomes,
         representative=representative,

@@ -117,12 +117,19 @@ def call_values(
     the opponent's reach of the call times the payoff matrix of its bid and caller.
     ``matrices`` is :func:`call_matrices` of the player's payoffs. ``out`` may be
     ``opponent_reach`` itself (each layer is read before it is written)."""
+    h_other, h_player = matrices.shape[2], matrices.shape[3]
+    padded = h_player < out.shape[1]
     for layer in round_.layers:
         rows = layer.nodes
-        x = opponent_reach[rows]
+        x = opponent_reach[rows, :h_other]
         if layer.actor != player:  # the opponent calls here: times their call probability
-            x = x * sigma_call[rows]
-        np.matmul(x, matrices[layer.bid, layer.actor], out=out[rows])
+            x = x * sigma_call[rows, :h_other]
+        if padded:
+            out[rows, :h_player] = x @ matrices[layer.bid, layer.actor]
+        else:
+            np.matmul(x, matrices[layer.bid, layer.actor], out=out[rows])
+    if padded:  # ``out`` may hold the opponent's reach there: the player has no such signal
+        out[:, h_player:] = 0.0
     out[0] = 0.0
 
 

@@ -1,0 +1,153 @@
+"""Whole heads-up games, solved bottom-up.
+
+Between rounds everything is public (:class:`~dudo.solver.position.Position`), so a game's
+equilibrium is an equilibrium of each round whose calls pay the value of the position they
+lead to. With spot-on and pass off every call costs dice, so those positions hold fewer dice
+and are solved first: 1 v 1, then 2 v 1 and 1 v 2, then 2 v 2, ...
+
+Values are for the opener of the (canonical) position, in [-1, 1]: the probability of
+winning the game minus that of losing it. Under ``oblige_visibility=obliger_chooses`` the
+obliger picks the better of the open and the closed round.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from dudo.engine import Game, Rules
+from dudo.solver.cfr import Algorithm, RoundSolver, Strategy
+from dudo.solver.evaluate import Evaluation, evaluate
+from dudo.solver.position import Position, SolverError, check_heads_up
+from dudo.solver.round import Outcome, Round, build_round
+
+
+@dataclass
+class SolvedRound:
+    """One round of the game, solved: its tree, average strategy and evaluation."""
+
+    position: Position
+    round: Round
+    strategy: Strategy
+    evaluation: Evaluation
+    iterations: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Budget:
+    """When to stop solving one round: exploitability at most ``target``, or ``iterations``,
+    or ``seconds``, whichever comes first; evaluated every ``every`` iterations."""
+
+    target: float = 1e-4
+    iterations: int = 100_000
+    seconds: float = float("inf")
+    every: int = 50
+    algorithm: Algorithm = Algorithm.DCFR
+
+
+Reporter = Callable[[str], None]
+
+
+@dataclass
+class GameSolver:
+    """Values (and solved rounds) of heads-up positions under ``rules``."""
+
+    rules: Rules
+    budget: Budget = field(default_factory=Budget)
+    keep_rounds: bool = True
+    report: Reporter | None = None
+    values: dict[Position, float] = field(default_factory=dict)
+    rounds: dict[Position, SolvedRound] = field(default_factory=dict)
+
+    def value(self, position: Position) -> float:
+        """The game value of ``position`` for its opener (solving what it needs first)."""
+        key = _key(self.rules, position.canonical())
+        found = self.values.get(key)
+        if found is not None:
+            return found
+        if key.obliging and key.visibility is None and _obliger_chooses(self.rules):
+            # The choice comes before the deal, in public: take the better round.
+            found = max(
+                self.value(_with_visibility(key, "open")),
+                self.value(_with_visibility(key, "closed")),
+            )
+        else:
+            found = self._solve(key).evaluation.value
+        self.values[key] = found
+        return found
+
+    def continuation(self, outcome: Outcome, game: Game) -> float:
+        """Player 0's payoff for what a call leads to (player 0 opens the round)."""
+        if isinstance(outcome, int):
+            return 1.0 if outcome == 0 else -1.0
+        value = self.value(outcome)
+        return value if outcome.opener == 0 else -value
+
+    def _solve(self, position: Position) -> SolvedRound:
+        check_heads_up(self.rules, position)
+        started = time.perf_counter()
+        round_ = build_round(self.rules, position, self.continuation)
+        solver = RoundSolver(round_, self.budget.algorithm)
+        result = solve_to_budget(solver, self.budget, started)
+        solved = SolvedRound(
+            position,
+            round_,
+            result[0],
+            result[1],
+            solver.iteration,
+            time.perf_counter() - started,
+        )
+        if self.report is not None:
+            self.report(
+                f"{position.label()}: value {solved.evaluation.value:+.6f}, exploitability "
+                f"{solved.evaluation.exploitability:.2e} after {solved.iterations} iterations "
+                f"({solved.seconds:.1f} s, {round_.nodes} histories)"
+            )
+        if self.keep_rounds:
+            self.rounds[position] = solved
+        return solved
+
+
+def solve_to_budget(
+    solver: RoundSolver, budget: Budget, started: float | None = None
+) -> tuple[Strategy, Evaluation]:
+    """Run ``solver`` until the budget says stop; the average strategy and its evaluation."""
+    started = time.perf_counter() if started is None else started
+    while True:
+        for _ in range(budget.every):
+            solver.step()
+        average = solver.average()
+        result = evaluate(solver.round, average)
+        if (
+            result.exploitability <= budget.target
+            or solver.iteration >= budget.iterations
+            or time.perf_counter() - started >= budget.seconds
+        ):
+            return average, result
+
+
+def starting_positions(rules: Rules, most: int) -> list[Position]:
+    """Every start of a heads-up game with at most ``most`` dice each (player 0 opens),
+    fewest dice first."""
+    if not 1 <= most <= rules.dice_per_player:
+        raise SolverError(f"dice: {most} is outside 1..{rules.dice_per_player} (dice_per_player)")
+    found = [Position((a, b)) for a in range(1, most + 1) for b in range(1, most + 1)]
+    return sorted(found, key=lambda p: (sum(p.dice), p.dice))
+
+
+def _key(rules: Rules, position: Position) -> Position:
+    """The position with what cannot matter under ``rules`` forgotten (obliged marks without
+    obliging rounds), so equal positions share one value."""
+    if not rules.oblige and position.obliged:
+        return Position(position.dice, position.opener, frozenset(), False, None)
+    return position
+
+
+def _obliger_chooses(rules: Rules) -> bool:
+    return str(rules.oblige_visibility) == "obliger_chooses"
+
+
+def _with_visibility(position: Position, visibility: str) -> Position:
+    return Position(position.dice, position.opener, position.obliged, position.obliging, visibility)
