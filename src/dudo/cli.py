@@ -1,4 +1,5 @@
-"""The ``dudo`` command: wires the parts together (web server, terminal game, replay, dice cup, rules).
+"""The ``dudo`` command: wires the parts together (web server, terminal game, replay, dice cup,
+equilibrium solver, rules).
 
 Each command imports its part only when run, so ``dudo --help`` stays fast.
 """
@@ -105,6 +106,94 @@ def serve(
     from dudo.server.run import serve_command
 
     raise typer.Exit(serve_command(host, port, data_dir, database_url, log_level))
+
+
+@app.command()
+def solve(
+    rules: Annotated[str, typer.Option("--rules", help="Preset: see `dudo rules`.")] = "liars-dice",
+    settings: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set", help="House rule OPTION=VALUE (repeatable), e.g. --set aces_rank=high."
+        ),
+    ] = None,
+    dice: Annotated[
+        tuple[int, int],
+        typer.Option(metavar="A B", help="Dice of the opener (A) and of the other player (B)."),
+    ] = (1, 1),
+    algorithm: Annotated[
+        str, typer.Option(help="dcfr (discounted CFR, the faster) or cfr+.")
+    ] = "dcfr",
+    iterations: Annotated[
+        int | None,
+        typer.Option(
+            help="Stop at this iteration (counted from the start, also when resuming). "
+            "Default 1000 when no --target or --time is given."
+        ),
+    ] = None,
+    target: Annotated[
+        float | None, typer.Option(help="Stop once the exploitability is at most this.")
+    ] = None,
+    time_limit: Annotated[
+        float | None, typer.Option("--time", help="Stop after this many seconds of this run.")
+    ] = None,
+    eval_every: Annotated[
+        int | None,
+        typer.Option(help="Iterations between exact evaluations (default: from the tree size)."),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Strategy file to write (default: named after the rules and dice)."),
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option(help="Convergence plot, .png/.svg/.pdf (default: --out with .png)."),
+    ] = None,
+    no_plot: Annotated[bool, typer.Option("--no-plot", help="Write no plot.")] = False,
+    checkpoint: Annotated[
+        Path | None, typer.Option(help="Checkpoint file, written periodically and at the end.")
+    ] = None,
+    checkpoint_every: Annotated[float, typer.Option(help="Seconds between checkpoints.")] = 60.0,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue exactly from --checkpoint.")
+    ] = False,
+) -> None:
+    """Compute an equilibrium of one heads-up round and save the strategy."""
+    from dudo.solver.run import solve_command
+
+    code = solve_command(
+        rules_name=rules,
+        settings=settings or [],
+        dice=dice,
+        algorithm=algorithm,
+        iterations=iterations,
+        target=target,
+        time_limit=time_limit,
+        eval_every=eval_every,
+        out=out,
+        plot=plot,
+        plot_enabled=not no_plot,
+        checkpoint=checkpoint,
+        checkpoint_every=checkpoint_every,
+        resume=resume,
+        console=Console(),
+    )
+    raise typer.Exit(code)
+
+
+@app.command("evaluate")
+def evaluate_file(
+    file: Annotated[
+        Path, typer.Argument(help="A strategy file (or checkpoint) from `dudo solve`.")
+    ],
+    plot: Annotated[
+        Path | None, typer.Option(help="Draw the stored convergence history (.png/.svg/.pdf).")
+    ] = None,
+) -> None:
+    """Evaluate a saved strategy exactly: value, best responses, exploitability."""
+    from dudo.solver.run import evaluate_command
+
+    raise typer.Exit(evaluate_command(file, plot, Console()))
 
 
 @app.command("rules")

@@ -48,6 +48,9 @@ class Budget:
 
 
 Reporter = Callable[[str], None]
+Watcher = Callable[[Position, RoundSolver, Evaluation, float], None]
+"""Called after every exact evaluation: the position, the solver, its evaluation and the
+seconds since the round began to be built."""
 
 
 @dataclass
@@ -58,6 +61,7 @@ class GameSolver:
     budget: Budget = field(default_factory=Budget)
     keep_rounds: bool = True
     report: Reporter | None = None
+    watch: Watcher | None = None
     values: dict[Position, float] = field(default_factory=dict)
     rounds: dict[Position, SolvedRound] = field(default_factory=dict)
 
@@ -90,7 +94,13 @@ class GameSolver:
         started = time.perf_counter()
         round_ = build_round(self.rules, position, self.continuation)
         solver = RoundSolver(round_, self.budget.algorithm)
-        result = solve_to_budget(solver, self.budget, started)
+        watch = self.watch
+        result = solve_to_budget(
+            solver,
+            self.budget,
+            started,
+            None if watch is None else lambda s, e, t: watch(position, s, e, t),
+        )
         solved = SolvedRound(
             position,
             round_,
@@ -111,7 +121,10 @@ class GameSolver:
 
 
 def solve_to_budget(
-    solver: RoundSolver, budget: Budget, started: float | None = None
+    solver: RoundSolver,
+    budget: Budget,
+    started: float | None = None,
+    watch: Callable[[RoundSolver, Evaluation, float], None] | None = None,
 ) -> tuple[Strategy, Evaluation]:
     """Run ``solver`` until the budget says stop; the average strategy and its evaluation."""
     started = time.perf_counter() if started is None else started
@@ -119,7 +132,9 @@ def solve_to_budget(
         for _ in range(budget.every):
             solver.step()
         average = solver.average()
-        result = evaluate(solver.round, average)
+        result = evaluate(solver.round, average, solver.scratch())
+        if watch is not None:
+            watch(solver, result, time.perf_counter() - started)
         if (
             result.exploitability <= budget.target
             or solver.iteration >= budget.iterations

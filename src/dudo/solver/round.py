@@ -31,7 +31,13 @@ import numpy.typing as npt
 
 from dudo.engine import CALL, Bid, Game, Rules
 from dudo.engine.bids import bid_table
-from dudo.solver.position import Position, check_heads_up, position_after, start_game
+from dudo.solver.position import (
+    Position,
+    SolverError,
+    check_heads_up,
+    position_after,
+    start_game,
+)
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -257,15 +263,26 @@ def call_payoffs(
     return signals, (np.array(signal_prob[0]), np.array(signal_prob[1])), payoff, outcomes
 
 
+MAX_NODES = 2**25
+"""The largest tree :func:`build_round` builds (2^24 histories take about 15 GB to solve)."""
+
+
 def build_round(
     rules: Rules,
     position: Position,
     continuation: Continuation | None = None,
+    payoffs: bool = True,
+    max_nodes: int = MAX_NODES,
 ) -> Round:
     """The round at ``position`` (relabelled so that the opener is player 0).
 
     ``continuation`` gives player 0's payoff for what a call leads to; by default the round
     stands alone and pays +1 to whoever wins the call.
+
+    With ``payoffs=False`` no call is replayed: the tree and the signals (still read from
+    every deal) are built, but ``payoff`` is all zeros and ``outcomes`` empty. That is enough
+    to play a stored strategy, and much cheaper. A tree of more than ``max_nodes``
+    histories is refused with a :class:`SolverError`.
     """
     position = position.canonical()
     check_heads_up(rules, position)
@@ -306,6 +323,12 @@ def build_round(
         child_bid = flat_array[offsets[keys][owners] + within]
         parents.append(owners + first)
         node_bids.append(child_bid)
+        if depth_start[-1] + total > max_nodes:
+            raise SolverError(
+                f"the round {position.label()} has more than {max_nodes:,} bid histories: too "
+                "big to solve whole (2 dice each, 24 bids, is 2^24 and needs about 15 GB); "
+                "solve it with the last-k-bids abstraction instead"
+            )
         depth_start.append(depth_start[-1] + total)
         depth += 1
 
@@ -333,7 +356,7 @@ def build_round(
                 node = int(parent[node])
             representative[(layer.bid, layer.actor)] = tuple(reversed(back))
     signals, signal_prob, payoff, outcomes = call_payoffs(
-        rules, position, representative, continuation
+        rules, position, representative if payoffs else {}, continuation
     )
     return Round(
         rules=rules,

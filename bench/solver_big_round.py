@@ -1,0 +1,87 @@
+"""How long the round solver takes on one big round, and how much memory it needs.
+
+Run by hand, not a test. The default is the issue's large case: liars-dice with aces high,
+two dice each (24 bids, 2^24 public histories, 21 hands a player), solved with discounted
+CFR until the exact exploitability is at most 1e-3, or an hour has passed:
+
+    python bench/solver_big_round.py
+    python bench/solver_big_round.py --dice 2 1 --target 1e-4      # a smaller round
+
+It prints one line per exact evaluation: iterations, wall time, the process's CPU time
+(on a shared machine the two differ, and CPU time is what the solver itself needed),
+seconds per iteration, value, exploitability, and the peak resident memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import time
+
+from dudo.engine import preset
+from dudo.engine.rules import parse_assignment
+from dudo.solver import Position, build_round
+from dudo.solver.cfr import RoundSolver, parse_algorithm
+from dudo.solver.evaluate import evaluate
+
+
+def peak_gib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB on Linux
+
+
+def cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rules", default="liars-dice")
+    parser.add_argument("--set", dest="settings", action="append", default=["aces_rank=high"])
+    parser.add_argument("--dice", nargs=2, type=int, default=[2, 2])
+    parser.add_argument("--algorithm", default="dcfr")
+    parser.add_argument("--eval-every", type=int, default=20)
+    parser.add_argument("--target", type=float, default=1e-3)
+    parser.add_argument("--seconds", type=float, default=3600.0)
+    args = parser.parse_args()
+    options = dict(parse_assignment(s) for s in args.settings)
+    rules = preset(args.rules, **options)
+    position = Position((args.dice[0], args.dice[1]))
+
+    start = time.perf_counter()
+    round_ = build_round(rules, position)
+    built = time.perf_counter() - start
+    slices = sum(isinstance(layer.parents, slice) for layer in round_.layers)
+    print(
+        f"{args.rules} {options} dice {args.dice}: {round_.nodes:,} histories, "
+        f"{round_.hands(0)}/{round_.hands(1)} hands, {len(round_.layers)} layers "
+        f"({slices} with contiguous parents); built in {built:.1f} s; peak {peak_gib():.2f} GiB",
+        flush=True,
+    )
+    solver = RoundSolver(round_, parse_algorithm(args.algorithm))
+    print(f"solver: {args.algorithm}, {solver.dtype.__name__}", flush=True)
+    begin, cpu_begin, iterating = time.perf_counter(), cpu_seconds(), 0.0
+    while True:
+        tick = time.perf_counter()
+        for _ in range(args.eval_every):
+            solver.step()
+        iterating += time.perf_counter() - tick
+        result = evaluate(round_, solver.average(), solver.scratch())
+        wall, cpu = time.perf_counter() - begin, cpu_seconds() - cpu_begin
+        print(
+            f"iter {solver.iteration:5d}  wall {wall:8.1f} s  cpu {cpu:8.1f} s  "
+            f"{iterating / solver.iteration:6.2f} s/iter  value {result.value:+.6f}  "
+            f"exploitability {result.exploitability:.3e}  peak {peak_gib():.2f} GiB",
+            flush=True,
+        )
+        if result.exploitability <= args.target or wall >= args.seconds:
+            break
+    reached = "reached" if result.exploitability <= args.target else "did not reach"
+    print(
+        f"{reached} {args.target:g} after {solver.iteration} iterations: wall {wall:.0f} s "
+        f"(+{built:.0f} s to build), cpu {cpu:.0f} s, peak {peak_gib():.2f} GiB"
+    )
+
+
+if __name__ == "__main__":
+    main()

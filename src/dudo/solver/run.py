@@ -1,0 +1,533 @@
+"""The ``dudo solve`` and ``dudo evaluate`` commands: checking the options, running the
+solver with a progress bar, stopping, checkpoints and resuming, writing the strategy file
+and the plot, and printing the results.
+
+Every option is checked before anything is computed or written, so a bad option ends the
+command with one line ``error: ...``, exit code 2, and no file touched. Exit codes: 0 done,
+1 a file could not be written, 2 bad options or files, 130 interrupted (Ctrl-C: the run
+stops after the current iteration and saves what it has; a second Ctrl-C stops at once).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import signal
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
+
+from dudo.engine import DudoError, Rules
+from dudo.engine.rules import parse_assignment, preset
+from dudo.solver.cfr import Algorithm, RoundSolver, parse_algorithm
+from dudo.solver.evaluate import Evaluation, evaluate
+from dudo.solver.position import Position, SolverError, heads_up_problem
+from dudo.solver.round import Round, build_round
+from dudo.solver.store import (
+    CHECKPOINT_FORMAT,
+    History,
+    compact,
+    evaluation_metadata,
+    expand,
+    file_format,
+    load_strategy,
+    position_from_metadata,
+    round_metadata,
+    rules_from_metadata,
+    save_checkpoint,
+    save_strategy,
+    solver_from_checkpoint,
+)
+
+#: Iterations when no stopping rule is given.
+DEFAULT_ITERATIONS = 1000
+
+#: Seconds between checkpoints by default.
+DEFAULT_CHECKPOINT_EVERY = 60.0
+
+
+def default_eval_every(round_: Round) -> int:
+    """Iterations between exact evaluations. One evaluation costs about one iteration
+    (the same passes over the tree, without the updates), so every 10 keeps them near 10% of
+    the time; on small trees (milliseconds per iteration) every 25 is plenty of points."""
+    cells = round_.nodes * max(round_.hands(0), round_.hands(1))
+    return 25 if cells <= 200_000 else 10
+
+
+def build_rules(rules_name: str, settings: Sequence[str]) -> Rules:
+    """The preset with the ``OPTION=VALUE`` house rules (as ``dudo play`` reads them)."""
+    options: dict[str, str] = {}
+    for text in settings:
+        name, value = parse_assignment(text)
+        options[name] = value
+    base = preset(rules_name)
+    return base.with_options(**options) if options else base
+
+
+def default_stem(rules_name: str, rules: Rules, position: Position) -> str:
+    """A file name for a solve: the preset, the house rules that change it, the dice,
+    e.g. ``liars-dice-aces_rank-high-1v1``; a short hash instead when the rules are long."""
+    base = preset(rules_name)
+    parts = [rules_name.strip().lower()]
+    for option, (value, _) in rules.differences(base).items():
+        shown = "+".join(map(str, value)) if isinstance(value, list) else str(value)
+        parts.append(f"{option}-{shown.lower()}")
+    stem = "-".join(parts)
+    if len(stem) > 80:
+        digest = hashlib.sha1(json.dumps(rules.to_dict(), sort_keys=True).encode()).hexdigest()
+        stem = f"{parts[0]}-custom-{digest[:8]}"
+    stem = re.sub(r"[^A-Za-z0-9_.+-]", "_", stem)
+    return f"{stem}-{position.label()}"
+
+
+@dataclass(frozen=True)
+class SolvePlan:
+    """A checked ``dudo solve`` request."""
+
+    rules: Rules
+    rules_text: str
+    position: Position
+    algorithm: Algorithm
+    iterations: int | None
+    target: float | None
+    time_limit: float | None
+    eval_every: int | None
+    out: Path
+    plot: Path | None
+    checkpoint: Path | None
+    checkpoint_every: float
+    resume: bool
+
+
+def _check_writable(path: Path, what: str) -> None:
+    folder = path.parent
+    if path.is_dir():
+        raise SolverError(f"{what} {path} is a folder")
+    if not folder.is_dir():
+        raise SolverError(f"{what} {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise SolverError(f"{what} {path}: cannot write in {folder}")
+
+
+def plan_solve(
+    *,
+    rules_name: str,
+    settings: Sequence[str],
+    dice: tuple[int, int],
+    algorithm: str,
+    iterations: int | None,
+    target: float | None,
+    time_limit: float | None,
+    eval_every: int | None,
+    out: Path | None,
+    plot: Path | None,
+    plot_enabled: bool,
+    checkpoint: Path | None,
+    checkpoint_every: float,
+    resume: bool,
+) -> SolvePlan:
+    """Check every option of ``dudo solve`` (raising DudoError) without writing anything."""
+    from dudo.solver.plots import plot_format
+    from dudo.terminal.narration import rules_label
+
+    rules = build_rules(rules_name, settings)
+    position = Position((dice[0], dice[1]))
+    problem = heads_up_problem(rules, position)
+    if problem is not None:
+        raise SolverError(problem)
+    chosen = parse_algorithm(algorithm)
+    if iterations is not None and iterations < 1:
+        raise SolverError(f"--iterations {iterations}: give at least 1")
+    if target is not None and not target > 0:
+        raise SolverError(f"--target {target}: give an exploitability above 0")
+    if time_limit is not None and not time_limit > 0:
+        raise SolverError(f"--time {time_limit}: give a number of seconds above 0")
+    if eval_every is not None and eval_every < 1:
+        raise SolverError(f"--eval-every {eval_every}: give at least 1")
+    if not checkpoint_every >= 0:
+        raise SolverError(f"--checkpoint-every {checkpoint_every}: give seconds, 0 or more")
+    if iterations is None and target is None and time_limit is None:
+        iterations = DEFAULT_ITERATIONS
+    if out is None:
+        out = Path(default_stem(rules_name, rules, position) + ".npz")
+    if plot is None and plot_enabled:
+        plot = out.with_suffix(".png")
+    if not plot_enabled:
+        plot = None
+    if plot is not None:
+        plot_format(plot)
+    if resume and checkpoint is None:
+        raise SolverError("--resume needs --checkpoint FILE (the checkpoint to continue)")
+    named = [("--out", out), ("--plot", plot), ("--checkpoint", checkpoint)]
+    paths = [(flag, p.resolve()) for flag, p in named if p is not None]
+    for i, (flag, path) in enumerate(paths):
+        for other, seen in paths[:i]:
+            if path == seen:
+                raise SolverError(f"{other} and {flag} are the same file, {path}")
+    for flag, p in named:
+        if p is not None:
+            _check_writable(p, flag)
+    return SolvePlan(
+        rules=rules,
+        rules_text=rules_label(rules, rules_name),
+        position=position,
+        algorithm=chosen,
+        iterations=iterations,
+        target=target,
+        time_limit=time_limit,
+        eval_every=eval_every,
+        out=out,
+        plot=plot,
+        checkpoint=checkpoint,
+        checkpoint_every=checkpoint_every,
+        resume=resume,
+    )
+
+
+def _resume_solver(plan: SolvePlan) -> tuple[RoundSolver, History, float]:
+    """The solver, history and seconds of the checkpoint, checked against the request."""
+    assert plan.checkpoint is not None
+    if not plan.checkpoint.exists():
+        raise SolverError(f"--resume: the checkpoint {plan.checkpoint} does not exist")
+    solver, meta = solver_from_checkpoint(plan.checkpoint)
+    stored_rules = rules_from_metadata(meta)
+    if stored_rules != plan.rules:
+        changes = ", ".join(
+            f"{name}={mine} (checkpoint: {theirs})"
+            for name, (mine, theirs) in plan.rules.differences(stored_rules).items()
+        )
+        raise SolverError(f"--resume: {plan.checkpoint} solves other rules: {changes}")
+    stored_position = position_from_metadata(meta).canonical()
+    if stored_position != plan.position.canonical():
+        raise SolverError(
+            f"--resume: {plan.checkpoint} solves {stored_position.label()}, "
+            f"not {plan.position.label()}"
+        )
+    if solver.algorithm is not plan.algorithm:
+        raise SolverError(
+            f"--resume: {plan.checkpoint} was made with --algorithm {solver.algorithm.value}"
+        )
+    history = History.from_dict(meta.get("history", {}))
+    seconds = meta.get("seconds", 0.0)
+    return solver, history, float(seconds) if isinstance(seconds, int | float) else 0.0
+
+
+class _Interrupt:
+    """Ctrl-C asks the run to stop after the current iteration; a second one stops at once."""
+
+    def __init__(self) -> None:
+        self.requested = False
+
+    def handle(self, signum: int, frame: FrameType | None) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    @contextmanager
+    def installed(self) -> Iterator[_Interrupt]:
+        try:
+            previous = signal.signal(signal.SIGINT, self.handle)
+        except ValueError:  # not the main thread: leave Ctrl-C alone
+            yield self
+            return
+        try:
+            yield self
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _fmt_value(x: float) -> str:
+    return f"{x:+.6f}"
+
+
+def _fmt_expl(x: float) -> str:
+    return f"{x:.3g}"
+
+
+def _print_results(
+    console: Console, evaluation: Evaluation, iterations: int, seconds: float, algorithm: str
+) -> None:
+    low, high = evaluation.value_bounds
+    br0, br1 = evaluation.best_response
+    lines = [
+        f"value for the opener: {_fmt_value(evaluation.value)}",
+        f"exploitability: {_fmt_expl(evaluation.exploitability)}",
+        f"value bounds: [{_fmt_value(low)}, {_fmt_value(high)}]",
+        f"best responses: opener {_fmt_value(br0)}, other player {_fmt_value(br1)}",
+        f"iterations: {iterations} ({algorithm}) in {seconds:.1f} s",
+    ]
+    for line in lines:
+        console.print(Text(line), soft_wrap=True)
+
+
+def _size(path: Path) -> str:
+    size = path.stat().st_size
+    return f"{size / 1e6:.1f} MB" if size >= 1e6 else f"{size / 1e3:.1f} kB"
+
+
+def _error(console: Console, error: Exception) -> None:
+    console.print(Text(f"error: {error}", style="red"), soft_wrap=True)
+
+
+def solve_command(
+    *,
+    rules_name: str = "liars-dice",
+    settings: Sequence[str] = (),
+    dice: tuple[int, int] = (1, 1),
+    algorithm: str = "dcfr",
+    iterations: int | None = None,
+    target: float | None = None,
+    time_limit: float | None = None,
+    eval_every: int | None = None,
+    out: Path | None = None,
+    plot: Path | None = None,
+    plot_enabled: bool = True,
+    checkpoint: Path | None = None,
+    checkpoint_every: float = DEFAULT_CHECKPOINT_EVERY,
+    resume: bool = False,
+    console: Console,
+) -> int:
+    """Solve one heads-up round and write its strategy file; returns the exit code."""
+    try:
+        plan = plan_solve(
+            rules_name=rules_name,
+            settings=settings,
+            dice=dice,
+            algorithm=algorithm,
+            iterations=iterations,
+            target=target,
+            time_limit=time_limit,
+            eval_every=eval_every,
+            out=out,
+            plot=plot,
+            plot_enabled=plot_enabled,
+            checkpoint=checkpoint,
+            checkpoint_every=checkpoint_every,
+            resume=resume,
+        )
+        if plan.resume:
+            solver, history, seconds = _resume_solver(plan)
+        else:
+            solver = RoundSolver(build_round(plan.rules, plan.position), plan.algorithm)
+            history, seconds = History(), 0.0
+    except DudoError as error:
+        _error(console, error)
+        return 2
+    try:
+        return _run(plan, solver, history, seconds, console)
+    except OSError as error:
+        _error(console, error)
+        return 1
+
+
+def _run(
+    plan: SolvePlan, solver: RoundSolver, history: History, seconds: float, console: Console
+) -> int:
+    round_ = solver.round
+    eval_every = plan.eval_every or default_eval_every(round_)
+    who = f"{round_.position.dice[0]} vs {round_.position.dice[1]} dice"
+    console.print(
+        Text(
+            f"Solving one round of {plan.rules_text}, opener {who}: {round_.nodes} histories, "
+            f"{round_.hands(0)} x {round_.hands(1)} hands, {plan.algorithm.value}, "
+            f"exact evaluation every {eval_every} iterations"
+            + (f", resuming at iteration {solver.iteration}" if plan.resume else "")
+        ),
+        soft_wrap=True,
+    )
+
+    def meta_now(elapsed: float) -> dict[str, Any]:
+        return {
+            **round_metadata(round_, plan.algorithm),
+            "iterations": solver.iteration,
+            "seconds": elapsed,
+            "eval_every": eval_every,
+            "history": history.to_dict(),
+        }
+
+    if plan.iterations is not None:
+        total: float | None = plan.iterations
+    elif plan.time_limit is not None:
+        total = plan.time_limit
+    else:
+        total = None
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn("iteration {task.fields[iteration]}"),
+        TextColumn("exploitability {task.fields[exploitability]}"),
+        TextColumn("value {task.fields[value]}"),
+        TimeElapsedColumn(),
+        console=console,
+    )
+    last = history.rows[-1] if history.rows else None
+    task = progress.add_task(
+        round_.position.label(),
+        total=total,
+        completed=solver.iteration if plan.iterations is not None else 0,
+        iteration=solver.iteration,
+        exploitability=_fmt_expl(last[2]) if last else "-",
+        value=_fmt_value(last[3]) if last else "-",
+    )
+    started = time.perf_counter()
+    last_checkpoint = started
+    reason = "iterations"
+    interrupt = _Interrupt()
+
+    def elapsed() -> float:
+        return seconds + time.perf_counter() - started
+
+    with interrupt.installed(), progress:
+        while True:
+            if plan.iterations is not None and solver.iteration >= plan.iterations:
+                reason = "iterations"
+                break
+            if interrupt.requested:
+                reason = "interrupted"
+                break
+            solver.step()
+            fields: dict[str, Any] = {"iteration": solver.iteration}
+            met = False
+            if solver.iteration % eval_every == 0:
+                evaluation = evaluate(round_, solver.average(), solver.scratch())
+                history.add(solver.iteration, elapsed(), evaluation)
+                fields["exploitability"] = _fmt_expl(evaluation.exploitability)
+                fields["value"] = _fmt_value(evaluation.value)
+                met = plan.target is not None and evaluation.exploitability <= plan.target
+            now = time.perf_counter()
+            if plan.iterations is not None:
+                completed = float(solver.iteration)
+            elif plan.time_limit is not None:
+                completed = min(now - started, plan.time_limit)
+            else:
+                completed = 0.0
+            progress.update(task, completed=completed, **fields)
+            if met:
+                reason = "target"
+                break
+            if plan.time_limit is not None and now - started >= plan.time_limit:
+                reason = "time"
+                break
+            if plan.checkpoint is not None and now - last_checkpoint >= plan.checkpoint_every:
+                save_checkpoint(plan.checkpoint, solver, meta_now(elapsed()))
+                last_checkpoint = time.perf_counter()
+        average = solver.average()
+        if not history.rows or history.rows[-1][0] != solver.iteration:
+            history.add(solver.iteration, elapsed(), evaluate(round_, average, solver.scratch()))
+    total_seconds = elapsed()
+
+    # What is stored is float32: report the numbers of exactly that strategy.
+    stored = expand(round_, compact(round_, average))
+    final = evaluate(round_, stored)
+    meta = {**meta_now(total_seconds), **evaluation_metadata(final), "stopped": reason}
+    save_strategy(plan.out, round_, stored, meta)
+    if plan.checkpoint is not None:
+        save_checkpoint(plan.checkpoint, solver, meta_now(total_seconds))
+    if plan.plot is not None:
+        from dudo.solver.plots import plot_history
+
+        plot_history(history, plan.plot, _title(round_, plan.algorithm.value))
+
+    if solver.iteration == 0:
+        console.print(Text("no iteration was run: the strategy is uniform"), soft_wrap=True)
+    stop_words = {
+        "iterations": "the iterations were done",
+        "target": f"exploitability reached the target {plan.target:g}" if plan.target else "",
+        "time": f"the time limit of {plan.time_limit:g} s was reached" if plan.time_limit else "",
+        "interrupted": "interrupted",
+    }
+    console.print(Text(f"Stopped: {stop_words[reason]}."), soft_wrap=True)
+    _print_results(console, final, solver.iteration, total_seconds, plan.algorithm.value)
+    console.print(Text(f"strategy: {plan.out} ({_size(plan.out)})"), soft_wrap=True)
+    if plan.plot is not None:
+        console.print(Text(f"plot: {plan.plot}"), soft_wrap=True)
+    if plan.checkpoint is not None:
+        console.print(
+            Text(f"checkpoint: {plan.checkpoint} ({_size(plan.checkpoint)})"), soft_wrap=True
+        )
+    return 130 if reason == "interrupted" else 0
+
+
+def _number(meta: dict[str, Any], key: str) -> float:
+    """A number from a file's metadata (NaN if missing or not a number)."""
+    found = meta.get(key)
+    return float(found) if isinstance(found, int | float) else float("nan")
+
+
+def _title(round_: Round, algorithm: str) -> str:
+    from dudo.terminal.narration import rules_label
+
+    return f"{rules_label(round_.rules, None)}: {round_.position.label()}, {algorithm}"
+
+
+def evaluate_command(file: Path, plot: Path | None, console: Console) -> int:
+    """Load a strategy file (or a checkpoint: its average strategy), evaluate it exactly and
+    print the results; ``plot`` draws the stored convergence history. Returns the exit code."""
+    from dudo.solver.plots import plot_format, plot_history
+    from dudo.terminal.narration import rules_label
+
+    try:
+        if plot is not None:
+            plot_format(plot)
+            _check_writable(plot, "--plot")
+            if plot.resolve() == file.resolve():
+                raise SolverError("--plot would overwrite the file being evaluated")
+        if file_format(file) == CHECKPOINT_FORMAT:
+            solver, meta = solver_from_checkpoint(file)
+            round_, strategy = solver.round, solver.average()
+            kind = f"checkpoint at iteration {solver.iteration}"
+        else:
+            round_, strategy, meta = load_strategy(file)
+            kind = "strategy"
+        stored = meta.get("history")
+        history = History() if stored is None else History.from_dict(stored)
+        if plot is not None and not history.rows:
+            raise SolverError(f"{file} holds no convergence history to plot")
+    except DudoError as error:
+        _error(console, error)
+        return 2
+    result = evaluate(round_, strategy)
+    position = round_.position
+    console.print(
+        Text(
+            f"{file}: {kind} for one round of {rules_label(round_.rules, None)}, "
+            f"opener {position.dice[0]} vs {position.dice[1]} dice"
+        ),
+        soft_wrap=True,
+    )
+    found = meta.get("iterations")
+    iterations = found if isinstance(found, int) else 0
+    seconds = _number(meta, "seconds")
+    _print_results(console, result, iterations, seconds, str(meta.get("algorithm")))
+    if kind == "strategy":
+        gap = max(
+            abs(result.value - _number(meta, "value")),
+            abs(result.exploitability - _number(meta, "exploitability")),
+        )
+        if not gap <= 1e-6:
+            console.print(
+                Text(
+                    f"warning: the file says value {meta.get('value')}, exploitability "
+                    f"{meta.get('exploitability')}; evaluated now they differ by {gap:.3g}",
+                    style="yellow",
+                ),
+                soft_wrap=True,
+            )
+    if plot is not None:
+        try:
+            plot_history(history, plot, _title(round_, str(meta.get("algorithm"))))
+        except OSError as error:
+            _error(console, error)
+            return 1
+        console.print(Text(f"plot: {plot}"), soft_wrap=True)
+    return 0
