@@ -185,7 +185,7 @@ def test_bots_are_deterministic_given_their_seeds() -> None:
 
 def test_make_bot_names_and_aliases() -> None:
     rng = random.Random(0)
-    assert BOT_NAMES == ("random", "easy")
+    assert BOT_NAMES == ("random", "easy", "solver")
     assert isinstance(make_bot("random", rng), RandomBot)
     assert isinstance(make_bot("easy", rng), ProbabilityBot)
     assert isinstance(make_bot(" Probability ", rng), ProbabilityBot)

@@ -8,6 +8,8 @@ The package is organised by part, every part depending only inward on the engine
 - :mod:`dudo.bots`      computer players that see only their own player's view
 - :mod:`dudo.cup`       the dice cup for play at a real table
 - :mod:`dudo.terminal`  the terminal game, replay printer and cup screen
+- :mod:`dudo.solver`    equilibria of heads-up rounds and games, exact exploitability
+- :mod:`dudo.server`    the web server (and :mod:`dudo.web`, its browser client)
 """
 
 from dudo.engine import (

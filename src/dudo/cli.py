@@ -34,7 +34,7 @@ def play(
     ] = None,
     lang: Annotated[str, typer.Option(help="Language of the game: en, es or it.")] = "en",
     seed: Annotated[int | None, typer.Option(help="Seed for dice and bots (replayable).")] = None,
-    bots: Annotated[str, typer.Option(help="Bot level: random or easy.")] = "easy",
+    bots: Annotated[str, typer.Option(help="Bot level: random, easy or solver.")] = "easy",
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
     record_dir: Annotated[Path | None, typer.Option(help="Where to save the game record.")] = None,
 ) -> None:
@@ -194,6 +194,36 @@ def evaluate_file(
     from dudo.solver.run import evaluate_command
 
     raise typer.Exit(evaluate_command(file, plot, Console()))
+
+
+@app.command("solve-game")
+def solve_game(
+    rules: Annotated[str, typer.Option("--rules", help="Preset: see `dudo rules`.")] = "liars-dice",
+    settings: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="House rule OPTION=VALUE (repeatable)."),
+    ] = None,
+    max_dice: Annotated[int, typer.Option(help="Most dice a player starts with.")] = 2,
+    target: Annotated[float, typer.Option(help="Exploitability each round is solved to.")] = 1e-3,
+    seconds: Annotated[
+        float | None, typer.Option("--time", help="Most seconds spent on each round.")
+    ] = None,
+    algorithm: Annotated[str, typer.Option(help="dcfr or cfr+.")] = "dcfr",
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Book folder (default: $DUDO_HOME/strategies/<rules id>, where the solver bot looks)."
+        ),
+    ] = None,
+) -> None:
+    """Solve whole heads-up games bottom-up and store every round's strategy (a book)."""
+    from dudo.solver.run import solve_game_command
+
+    raise typer.Exit(
+        solve_game_command(
+            rules, settings or [], max_dice, target, seconds, algorithm, out, Console()
+        )
+    )
 
 
 @app.command("rules")

@@ -5,7 +5,10 @@ Every bot implements :class:`Bot` (``name`` and ``choose(view)``); the ones here
 ``wants_out_of_turn_call(view)`` for out-of-turn calls under ``cruzado``
 (:class:`OutOfTurnCaller`, :func:`out_of_turn_call`). A bot draws its randomness from the
 ``random.Random`` it is built with, so a seeded game between bots replays exactly.
-:func:`make_bot` builds a bot by level name: ``random``, ``easy`` (alias ``probability``).
+:func:`make_bot` builds a bot by level name: ``random``, ``easy`` (alias ``probability``),
+``solver`` (:class:`~dudo.bots.solver_bot.SolverBot`: a solver book's equilibrium strategy
+in the heads-up rounds the book covers, ``easy`` elsewhere; imported on first use, as it
+needs numpy).
 """
 
 from __future__ import annotations
@@ -29,9 +32,17 @@ __all__ = [
     "out_of_turn_call",
 ]
 
+
+def _solver_bot(rng: random.Random) -> Bot:
+    from dudo.bots.solver_bot import SolverBot
+
+    return SolverBot(rng)
+
+
 _FACTORIES: dict[str, Callable[[random.Random], Bot]] = {
     "random": RandomBot,
     "easy": ProbabilityBot,
+    "solver": _solver_bot,
 }
 
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)

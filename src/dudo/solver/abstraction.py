@@ -231,14 +231,14 @@ class AbstractSolver:
             )
             self.avg_call[other] += np.where(theirs, weight * other_reach * call_sigma, 0)
             edge_value, (node_value, term) = self._values(p, sigmas, other_reach)
-            for regrets in (self.regret_edge[p], self.regret_call[p]):
-                regrets *= np.where(regrets > 0, up, down)
             mine_nodes = (g.actor == p)[:, None]
             self.regret_edge[p] += np.where(
                 mine_nodes[g.source], edge_value - node_value[g.source], 0
             )
             self.regret_call[p] += np.where(mine_nodes, term - node_value, 0)
             self.regret_call[p][0] = 0.0
+            for regrets in (self.regret_edge[p], self.regret_call[p]):
+                regrets *= np.where(regrets > 0, up, down)  # DCFR: after adding iteration t
 
     def _values(
         self,

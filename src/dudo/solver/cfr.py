@@ -5,6 +5,13 @@ average; Tammelin 2014) or discounted CFR (Brown & Sandholm 2019, alpha=1.5, bet
 gamma=2) with every player-update a handful of numpy passes (:mod:`.sweeps`), never a Python
 call per information set. Its state (regrets, average sums, iteration) can be saved and
 resumed exactly.
+
+Each player's average grows while the other player's counterfactual values are computed
+(that pass needs their reach anyway, so it costs nothing extra). Player 1 is thus averaged
+with the strategy of iteration t, player 0 with the one it has just updated to: one step
+later than OpenSpiel's CFR+, which spends a separate pass on it. Both converge alike (1,120
+against 1,200 iterations to exploitability 1e-4 on one die each); the current strategies
+equal OpenSpiel's (tests/solver/test_openspiel.py).
 """
 
 from __future__ import annotations
@@ -111,11 +118,6 @@ class RoundSolver:
     def step(self) -> None:
         """One iteration: update player 0 against player 1, then player 1 against player 0."""
         self.iteration = t = self.iteration + 1
-        if self.algorithm is Algorithm.DCFR:
-            up = t**DCFR_ALPHA / (t**DCFR_ALPHA + 1)
-            down = t**DCFR_BETA / (t**DCFR_BETA + 1)
-            for regrets in (self.regret_in, self.regret_call):
-                regrets *= np.where(regrets > 0, up, down).astype(self.dtype)
         weight = self._average_weight(t)
         for p in (0, 1):
             other = 1 - p
@@ -139,7 +141,22 @@ class RoundSolver:
             )
             if self.algorithm is Algorithm.CFR_PLUS:
                 self._clip(p)
+            else:
+                self._discount(p, t)
             self._match(p)
+
+    def _discount(self, player: int, t: int) -> None:
+        """DCFR: after adding iteration t's regrets, scale the player's positive regrets by
+        t^alpha / (t^alpha + 1) and negative ones by t^beta / (t^beta + 1)."""
+        up = t**DCFR_ALPHA / (t**DCFR_ALPHA + 1)
+        down = t**DCFR_BETA / (t**DCFR_BETA + 1)
+        mine = self.round.region(player)
+        parts = [self.regret_call[mine]]
+        parts += [
+            self.regret_in[layer.nodes] for layer in self.round.layers if layer.actor != player
+        ]
+        for part in parts:
+            part *= np.where(part > 0, up, down).astype(self.dtype)
 
     def _clip(self, player: int) -> None:
         mine = self.round.region(player)

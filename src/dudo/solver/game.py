@@ -20,7 +20,7 @@ from dudo.engine import Game, Rules
 from dudo.solver.cfr import Algorithm, RoundSolver, Strategy
 from dudo.solver.evaluate import Evaluation, evaluate
 from dudo.solver.position import Position, SolverError, check_heads_up
-from dudo.solver.round import Outcome, Round, build_round
+from dudo.solver.round import MAX_NODES, Outcome, Round, build_round
 
 
 @dataclass
@@ -62,6 +62,7 @@ class GameSolver:
     keep_rounds: bool = True
     report: Reporter | None = None
     watch: Watcher | None = None
+    max_histories: int = MAX_NODES
     values: dict[Position, float] = field(default_factory=dict)
     rounds: dict[Position, SolvedRound] = field(default_factory=dict)
 
@@ -92,7 +93,7 @@ class GameSolver:
     def _solve(self, position: Position) -> SolvedRound:
         check_heads_up(self.rules, position)
         started = time.perf_counter()
-        round_ = build_round(self.rules, position, self.continuation)
+        round_ = build_round(self.rules, position, self.continuation, max_nodes=self.max_histories)
         solver = RoundSolver(round_, self.budget.algorithm)
         watch = self.watch
         result = solve_to_budget(

@@ -531,3 +531,49 @@ def evaluate_command(file: Path, plot: Path | None, console: Console) -> int:
             return 1
         console.print(Text(f"plot: {plot}"), soft_wrap=True)
     return 0
+
+
+def solve_game_command(
+    rules_name: str,
+    settings: Sequence[str],
+    max_dice: int,
+    target: float,
+    seconds: float | None,
+    algorithm_name: str,
+    out: Path | None,
+    console: Console,
+) -> int:
+    """``dudo solve-game``: solve the heads-up game bottom-up and write a strategy book
+    (what the ``solver`` bot plays)."""
+    from dudo.solver.book import book_root, rules_id, solve_book
+    from dudo.solver.game import Budget
+
+    try:
+        rules = build_rules(rules_name, settings)
+        if not 0 < target < 2:
+            raise SolverError(f"--target {target}: give an exploitability between 0 and 2")
+        if seconds is not None and seconds <= 0:
+            raise SolverError(f"--time {seconds}: give a positive number of seconds")
+        budget = Budget(
+            target=target,
+            seconds=float("inf") if seconds is None else seconds,
+            algorithm=parse_algorithm(algorithm_name),
+        )
+        problem = heads_up_problem(rules, Position((max_dice, max_dice)))
+        if problem is not None:
+            raise SolverError(problem)
+        folder = out if out is not None else book_root() / rules_id(rules)
+        console.print(
+            f"Solving heads-up {rules_name} up to {max_dice} dice each into {folder} "
+            f"(each round to exploitability {target:g})"
+        )
+        book = solve_book(
+            rules, max_dice, budget, folder, report=lambda line: console.print(line, soft_wrap=True)
+        )
+    except (DudoError, OSError) as error:
+        _error(console, error)
+        return 2
+    for start in sorted(book.starts, key=lambda p: (sum(p.dice), p.dice)):
+        console.print(f"{start.label()}: value for the opener {book.value(start):+.6f}")
+    console.print(f"book: {folder} (the solver bot finds it there for these rules)")
+    return 0

@@ -357,7 +357,13 @@ def _round_of(path: Path, meta: Mapping[str, Any]) -> Round:
         problem = heads_up_problem(rules, position)
         if problem is not None:
             raise SolverError(f"the stored round cannot be solved: {problem}")
-        round_ = build_round(rules, position)
+        if meta.get("payoff") == "game":
+            # A round of a whole-game book: its calls pay the book's game values.
+            from dudo.solver.book import Book
+
+            round_ = Book.open(path.parent).game_round(position)
+        else:
+            round_ = build_round(rules, position)
         tree = meta.get("tree")
         if isinstance(tree, dict):
             found = (tree.get("nodes"), tree.get("second"), tree.get("hands"))

@@ -1,0 +1,178 @@
+"""The solver player ("solver"): plays the equilibrium strategies of a solver book where it
+has one, and like the probability player ("easy") everywhere else.
+
+A book (:mod:`dudo.solver.book`) holds heads-up rounds solved as parts of a whole game. When
+exactly two players have dice, the rules have a book and the book holds the round now in
+play, the bot maps its view to that round: the position (dice, opener, obliged marks,
+obliging round and its visibility, relabelled so that the opener is the solver's player 0),
+its private signal (what the engine's view shows it, in that frame), and the bids of the
+round so far (a node of the round's tree). It then draws its action from the book's
+strategy there. Under ``oblige_visibility=obliger_chooses`` it picks the obliging round's
+visibility with the better game value in the book.
+
+Anything else (more players, a position or rules the book does not cover, a view that does
+not match the book's tree) is left to the probability player, so the bot always plays a
+legal action.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+
+from dudo.bots.probability import ProbabilityBot
+from dudo.engine.actions import CLOSED, OPEN, Action, Bid, Call, ObligeChoice
+from dudo.engine.errors import DudoError
+from dudo.engine.rules import ObligeVisibility
+from dudo.engine.view import PlayerView
+from dudo.solver.book import Book, find_book
+from dudo.solver.position import Position
+
+_log = logging.getLogger(__name__)
+_warned: set[str] = set()
+
+
+def _warn_once(error: Exception) -> None:
+    """Log why the book could not be used: in full the first time, briefly after that."""
+    text = f"{type(error).__name__}: {error}"
+    if text in _warned:
+        _log.debug("solver bot: falling back to the easy bot (%s)", text)
+        return
+    if len(_warned) > 100:
+        _warned.clear()
+    _warned.add(text)
+    _log.warning("solver bot: falling back to the easy bot (%s)", text, exc_info=error)
+
+
+class SolverBot:
+    """Plays a solver book's strategy in the heads-up rounds it covers, else like
+    :class:`~dudo.bots.probability.ProbabilityBot` (which shares this bot's ``rng``).
+
+    ``book`` fixes the book to use (default: :func:`~dudo.solver.book.find_book` for the
+    game's rules, looked up on every move and cached there). ``last_source`` says where the
+    last choice came from: ``"book"`` or ``"fallback"``.
+    """
+
+    name: str = "solver"
+
+    def __init__(self, rng: random.Random, *, book: Book | None = None) -> None:
+        self.rng = rng
+        self.book = book
+        self.fallback = ProbabilityBot(rng)
+        self.last_source = "fallback"
+
+    def choose(self, view: PlayerView) -> Action:
+        if not view.legal_actions:
+            raise DudoError(f"player {view.viewer} has no legal action now")
+        try:
+            action = self._from_book(view)
+        except Exception as error:  # a damaged book or a surprise must never stop a game
+            _warn_once(error)
+            action = None
+        if action is not None and action in view.legal_actions:
+            self.last_source = "book"
+            return action
+        self.last_source = "fallback"
+        return self.fallback.choose(view)
+
+    def wants_out_of_turn_call(self, view: PlayerView) -> bool:
+        """Under ``cruzado``: as the probability player (heads-up it never arises)."""
+        return self.fallback.wants_out_of_turn_call(view)
+
+    # ----------------------------------------------------------------------- the book
+
+    def _book_for(self, view: PlayerView) -> Book | None:
+        if self.book is not None:
+            return self.book
+        return find_book(view.rules)
+
+    def _from_book(self, view: PlayerView) -> Action | None:
+        """The book's action for this view, or None when the book does not cover it."""
+        me = view.viewer
+        if me is None or not view.my_turn:
+            return None
+        live = [p for p, count in enumerate(view.dice_counts) if count > 0]
+        if len(live) != 2 or me not in live or view.opener not in live:
+            return None
+        book = self._book_for(view)
+        if book is None:
+            return None
+        opener = view.opener
+        other = live[0] if live[1] == opener else live[1]
+        seats = (opener, other)  # the solver's players 0 and 1
+        chooses = view.rules.oblige_visibility is ObligeVisibility.OBLIGER_CHOOSES
+        visibility = view.visibility if view.obliging and chooses else None
+        position = Position(
+            (view.dice_counts[opener], view.dice_counts[other]),
+            0,
+            frozenset(i for i, seat in enumerate(seats) if seat in view.obliged),
+            view.obliging,
+            visibility,
+        )
+        if any(isinstance(a, ObligeChoice) for a in view.legal_actions):
+            return self._visibility(book, position) if me == opener else None
+        if not book.solved(position):
+            return None
+        return self._play(book, position, view, seats, seats.index(me))
+
+    def _visibility(self, book: Book, position: Position) -> Action | None:
+        """The obliger's choice: the round (open or closed) worth more to it."""
+        if not (position.obliging and position.visibility is None):
+            return None
+        worth = {}
+        for choice, name in ((OPEN, "open"), (CLOSED, "closed")):
+            chosen = Position(position.dice, 0, position.obliged, True, name)
+            if not book.has_value(chosen):
+                return None
+            worth[choice] = book.value(chosen)
+        return OPEN if worth[OPEN] >= worth[CLOSED] else CLOSED
+
+    def _play(
+        self,
+        book: Book,
+        position: Position,
+        view: PlayerView,
+        seats: tuple[int, int],
+        player: int,
+    ) -> Action | None:
+        round_, strategy = book.policy(position)
+        index = {bid: i for i, bid in enumerate(round_.bids)}
+        history: list[int] = []
+        for seat, action in view.round_actions:
+            if isinstance(action, ObligeChoice):
+                continue
+            if type(action) is not Bid or action not in index:
+                return None
+            if seat != seats[len(history) % 2]:
+                return None  # not the alternation of a heads-up round
+            history.append(index[action])
+        node = round_.node_of(tuple(history))
+        if node is None or int(round_.actor[node]) != player:
+            return None
+        seen = view.seen_dice
+        signal = (view.my_dice, (seen[seats[0]], seen[seats[1]]))
+        try:
+            hand = round_.signals[player].index(signal)
+        except ValueError:
+            return None
+        # The tree must offer exactly what the engine allows here.
+        legal = view.legal_actions
+        calls = [a for a in legal if isinstance(a, Call) and a.by in (None, view.viewer)]
+        children = round_.children(node)
+        offered = {round_.bids[int(round_.bid[c])] for c in children}
+        if offered != {a for a in legal if type(a) is Bid} or bool(calls) != (node > 0):
+            return None
+        options: list[tuple[Action, float]] = [
+            (round_.bids[int(round_.bid[c])], float(strategy.sigma_in[c, hand])) for c in children
+        ]
+        if node > 0:
+            options.append((calls[0], float(strategy.sigma_call[node, hand])))
+        total = sum(p for _, p in options)
+        if not total > 0:
+            return None
+        draw = self.rng.random() * total
+        for action, p in options:
+            draw -= p
+            if draw < 0:
+                return action
+        return max(options, key=lambda ap: ap[1])[0]  # rounding: the likeliest
