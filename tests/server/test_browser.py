@@ -120,15 +120,22 @@ def take_turn(page: Page, rng: random.Random) -> bool:
         expect(page.locator("#actions")).to_be_visible()
         legal = page.locator('#bid-picker .bid-cell[aria-disabled="false"]:visible')
         call = page.locator("#action-call")
-        if call.is_visible() and (legal.count() == 0 or rng.random() < 0.35):
-            page.click("#action-call")
-        elif legal.count():
-            cell = legal.nth(min(legal.count() - 1, rng.randrange(3)))
-            cell.scroll_into_view_if_needed()
-            cell.click()
-            page.click("#bid-send")
-        else:
-            return False
+        try:
+            if call.is_visible() and (legal.count() == 0 or rng.random() < 0.35):
+                page.click("#action-call", timeout=5000)
+            elif legal.count():
+                cell = legal.nth(min(legal.count() - 1, rng.randrange(3)))
+                cell.scroll_into_view_if_needed()
+                cell.click(timeout=5000)
+                page.click("#bid-send", timeout=5000)
+            else:
+                return False
+        except PlaywrightTimeoutError:
+            # The last round's reveal opened over the table just as this page looked: it
+            # waits for this page (the new opener), so dismiss it and act next time round.
+            if reveal.is_visible():
+                return take_turn(page, rng)
+            raise
     # The page shows the next state once the server has broadcast it.
     expect(page.locator("main#table-main")).not_to_have_attribute("data-turn", turn or "")
     return True
