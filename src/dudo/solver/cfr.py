@@ -156,7 +156,10 @@ class RoundSolver:
             self.regret_in[layer.nodes] for layer in self.round.layers if layer.actor != player
         ]
         for part in parts:
-            part *= np.where(part > 0, up, down).astype(self.dtype)
+            # In place, with a boolean mask: no full-size float temporaries (2.8 GB at 2v2).
+            positive = part > 0
+            np.multiply(part, up, out=part, where=positive)
+            np.multiply(part, down, out=part, where=~positive)
 
     def _clip(self, player: int) -> None:
         mine = self.round.region(player)
