@@ -157,6 +157,13 @@ def solve(
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue exactly from --checkpoint.")
     ] = False,
+    game_book: Annotated[
+        Path | None,
+        typer.Option(
+            help="Pay each call the game value of the position it leads to, from this book "
+            "(see `dudo solve-game`), instead of +1/-1: a round of a whole game."
+        ),
+    ] = None,
 ) -> None:
     """Compute an equilibrium of one heads-up round and save the strategy."""
     from dudo.solver.run import solve_command
@@ -176,6 +183,7 @@ def solve(
         checkpoint=checkpoint,
         checkpoint_every=checkpoint_every,
         resume=resume,
+        game_book=game_book,
         console=Console(),
     )
     raise typer.Exit(code)
@@ -209,6 +217,13 @@ def solve_game(
         float | None, typer.Option("--time", help="Most seconds spent on each round.")
     ] = None,
     algorithm: Annotated[str, typer.Option(help="dcfr or cfr+.")] = "dcfr",
+    start: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="AvB",
+            help="Solve only this start, e.g. 2v1 (repeatable; default: every start up to --max-dice).",
+        ),
+    ] = None,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -221,9 +236,25 @@ def solve_game(
 
     raise typer.Exit(
         solve_game_command(
-            rules, settings or [], max_dice, target, seconds, algorithm, out, Console()
+            rules,
+            settings or [],
+            max_dice,
+            target,
+            seconds,
+            algorithm,
+            out,
+            Console(),
+            starts=[_start(text) for text in start or []],
         )
     )
+
+
+def _start(text: str) -> tuple[int, int]:
+    """``2v1`` → (2, 1): the opener's dice, then the other player's."""
+    first, sep, second = text.strip().lower().partition("v")
+    if not (sep and first.isdigit() and second.isdigit()):
+        raise typer.BadParameter(f"{text!r} is not a start such as 2v1 (opener's dice v other's)")
+    return int(first), int(second)
 
 
 @app.command("rules")

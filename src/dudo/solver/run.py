@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -33,6 +33,9 @@ from dudo.solver.cfr import Algorithm, RoundSolver, parse_algorithm
 from dudo.solver.evaluate import Evaluation, evaluate
 from dudo.solver.position import Position, SolverError, heads_up_problem
 from dudo.solver.round import Round, build_round
+
+if TYPE_CHECKING:
+    from dudo.solver.book import Book
 from dudo.solver.store import (
     CHECKPOINT_FORMAT,
     History,
@@ -107,6 +110,7 @@ class SolvePlan:
     checkpoint: Path | None
     checkpoint_every: float
     resume: bool
+    game_book: Path | None = None
 
 
 def _check_writable(path: Path, what: str) -> None:
@@ -135,6 +139,7 @@ def plan_solve(
     checkpoint: Path | None,
     checkpoint_every: float,
     resume: bool,
+    game_book: Path | None = None,
 ) -> SolvePlan:
     """Check every option of ``dudo solve`` (raising DudoError) without writing anything."""
     from dudo.solver.plots import plot_format
@@ -168,6 +173,9 @@ def plan_solve(
         plot_format(plot)
     if resume and checkpoint is None:
         raise SolverError("--resume needs --checkpoint FILE (the checkpoint to continue)")
+    if game_book is not None:
+        book = _open_game_book(game_book, rules)
+        game_book = book.directory.resolve()
     named = [("--out", out), ("--plot", plot), ("--checkpoint", checkpoint)]
     paths = [(flag, p.resolve()) for flag, p in named if p is not None]
     for i, (flag, path) in enumerate(paths):
@@ -191,7 +199,21 @@ def plan_solve(
         checkpoint=checkpoint,
         checkpoint_every=checkpoint_every,
         resume=resume,
+        game_book=game_book,
     )
+
+
+def _open_game_book(folder: Path, rules: Rules) -> Book:
+    """The book whose game values a ``--game-book`` round pays, for exactly these rules."""
+    from dudo.solver.book import Book, rules_id
+
+    book = Book.open(folder)
+    if rules_id(book.rules) != rules_id(rules):
+        raise SolverError(
+            f"--game-book {folder}: the book was solved for other rules than these "
+            f"(book {rules_id(book.rules)}, these {rules_id(rules)})"
+        )
+    return book
 
 
 def _resume_solver(plan: SolvePlan) -> tuple[RoundSolver, History, float]:
@@ -295,6 +317,7 @@ def solve_command(
     checkpoint: Path | None = None,
     checkpoint_every: float = DEFAULT_CHECKPOINT_EVERY,
     resume: bool = False,
+    game_book: Path | None = None,
     console: Console,
 ) -> int:
     """Solve one heads-up round and write its strategy file; returns the exit code."""
@@ -314,11 +337,16 @@ def solve_command(
             checkpoint=checkpoint,
             checkpoint_every=checkpoint_every,
             resume=resume,
+            game_book=game_book,
         )
         if plan.resume:
             solver, history, seconds = _resume_solver(plan)
         else:
-            solver = RoundSolver(build_round(plan.rules, plan.position), plan.algorithm)
+            continuation = None
+            if plan.game_book is not None:
+                continuation = _open_game_book(plan.game_book, plan.rules).continuation
+            round_ = build_round(plan.rules, plan.position, continuation)
+            solver = RoundSolver(round_, plan.algorithm)
             history, seconds = History(), 0.0
     except DudoError as error:
         _error(console, error)
@@ -346,9 +374,13 @@ def _run(
         soft_wrap=True,
     )
 
+    # A round of a whole game pays the book's game values: say so, and where the book is.
+    game = {} if plan.game_book is None else {"payoff": "game", "book": str(plan.game_book)}
+
     def meta_now(elapsed: float) -> dict[str, Any]:
         return {
             **round_metadata(round_, plan.algorithm),
+            **game,
             "iterations": solver.iteration,
             "seconds": elapsed,
             "eval_every": eval_every,
@@ -542,6 +574,7 @@ def solve_game_command(
     algorithm_name: str,
     out: Path | None,
     console: Console,
+    starts: Sequence[tuple[int, int]] = (),
 ) -> int:
     """``dudo solve-game``: solve the heads-up game bottom-up and write a strategy book
     (what the ``solver`` bot plays)."""
@@ -567,8 +600,14 @@ def solve_game_command(
             f"Solving heads-up {rules_name} up to {max_dice} dice each into {folder} "
             f"(each round to exploitability {target:g})"
         )
+        chosen = [Position((a, b)) for a, b in starts] or None
         book = solve_book(
-            rules, max_dice, budget, folder, report=lambda line: console.print(line, soft_wrap=True)
+            rules,
+            max_dice,
+            budget,
+            folder,
+            report=lambda line: console.print(line, soft_wrap=True),
+            starts=chosen,
         )
     except (DudoError, OSError) as error:
         _error(console, error)

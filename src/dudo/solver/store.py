@@ -361,7 +361,9 @@ def _round_of(path: Path, meta: Mapping[str, Any]) -> Round:
             # A round of a whole-game book: its calls pay the book's game values.
             from dudo.solver.book import Book
 
-            round_ = Book.open(path.parent).game_round(position)
+            folder = meta.get("book")
+            book = Book.open(Path(folder) if isinstance(folder, str) else path.parent)
+            round_ = book.game_round(position)
         else:
             round_ = build_round(rules, position)
         tree = meta.get("tree")
