@@ -22,19 +22,8 @@ from dudo.engine import preset
 from dudo.solver import Position
 from dudo.solver.cfr import RoundSolver
 from dudo.solver.evaluate import Evaluation
-from dudo.solver.game import Budget, GameSolver
+from dudo.solver.game import BLUFF, Budget, GameSolver
 
-BLUFF = {
-    "raise_mode": "any_face",
-    "aces_to": "floor_half_plus_one",
-    "aces_from": "double",
-    "open_on_aces": "always",
-    "loss": "difference",
-    "next_opener": "winner",
-    "spot_on": False,
-    "pass_hands": "none",
-    "oblige": False,
-}
 PUBLISHED = {(1, 1): -7 / 258, (2, 1): 0.6189, (1, 2): -0.5883, (2, 2): 0.0127}
 
 

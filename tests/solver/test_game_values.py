@@ -8,19 +8,7 @@ import pytest
 from dudo.engine import preset
 from dudo.engine.rules import Rules
 from dudo.solver import Position, SolverError
-from dudo.solver.game import Budget, GameSolver, starting_positions
-
-BLUFF = {
-    "raise_mode": "any_face",
-    "aces_to": "floor_half_plus_one",
-    "aces_from": "double",
-    "open_on_aces": "always",
-    "loss": "difference",
-    "next_opener": "winner",
-    "spot_on": False,
-    "pass_hands": "none",
-    "oblige": False,
-}
+from dudo.solver.game import BLUFF, Budget, GameSolver, starting_positions
 
 
 def bluff() -> Rules:

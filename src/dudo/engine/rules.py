@@ -8,7 +8,7 @@ Every constructor validates, so an impossible value or combination never reaches
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -467,6 +467,17 @@ def preset(name: str, **options: Any) -> Rules:
         raise RulesError(f"unknown preset {name!r}; presets are: {', '.join(PRESETS)}")
     rules = PRESETS[key]
     return rules.with_options(**options) if options else rules
+
+
+def rules_from_settings(name: str, settings: Iterable[str]) -> Rules:
+    """The preset ``name`` with the ``OPTION=VALUE`` house rules in ``settings`` (as the
+    command line gives them); a :class:`RulesError` names what is wrong."""
+    options: dict[str, str] = {}
+    for text in settings:
+        option, value = parse_assignment(text)
+        options[option] = value
+    base = preset(name)
+    return base.with_options(**options) if options else base
 
 
 def parse_assignment(text: str) -> tuple[str, str]:

@@ -28,8 +28,6 @@ import json
 import math
 import os
 import threading
-import zipfile
-import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,7 +35,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 import platformdirs
 
 from dudo.engine import DudoError, Game, Rules
@@ -55,6 +52,7 @@ from dudo.solver.store import (
     compact,
     evaluation_metadata,
     expand,
+    read_archive,
     round_metadata,
 )
 
@@ -323,7 +321,7 @@ class Book:
 
     def _load(self, entry: BookRound) -> tuple[Round, Strategy]:
         path = self.directory / entry.file
-        meta, arrays = _read_strategy_file(path)
+        meta, arrays = read_archive(path, (STRATEGY_FORMAT,))
         try:
             round_ = build_round(self.rules, entry.position, payoffs=False)
             _check_meta(meta, self.rules, round_)
@@ -512,34 +510,6 @@ def _book_round(item: object) -> BookRound:
         _number(item, "seconds", 0.0, math.inf),
         name,
     )
-
-
-def _read_strategy_file(path: Path) -> tuple[dict[str, Any], dict[str, npt.NDArray[np.generic]]]:
-    """The metadata and arrays of one of a book's strategy files, or a clear SolverError."""
-    try:
-        with path.open("rb") as handle:
-            magic = handle.read(4)
-        if magic != b"PK\x03\x04":
-            raise SolverError(f"{path} is not a dudo strategy file (not a numpy .npz archive)")
-        with np.load(path, allow_pickle=False) as archive:
-            names = list(archive.files)
-            if "meta" not in names:
-                raise SolverError(f"{path} has no 'meta' entry: not a dudo strategy file")
-            raw = archive["meta"]
-            arrays = {name: archive[name] for name in names if name != "meta"}
-    except SolverError:
-        raise
-    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error) as error:
-        raise SolverError(f"{path} is not a dudo strategy file (unreadable: {error})") from None
-    if raw.dtype.kind != "U" or raw.shape != ():
-        raise SolverError(f"{path}: the 'meta' entry is not text")
-    try:
-        meta = json.loads(str(raw[()]))
-    except json.JSONDecodeError as error:
-        raise SolverError(f"{path}: the 'meta' entry is not JSON ({error})") from None
-    if not isinstance(meta, dict):
-        raise SolverError(f"{path}: the 'meta' entry is not a JSON object")
-    return meta, arrays
 
 
 def _check_meta(meta: Mapping[str, Any], rules: Rules, round_: Round) -> None:

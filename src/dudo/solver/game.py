@@ -47,6 +47,21 @@ class Budget:
     algorithm: Algorithm = Algorithm.DCFR
 
 
+BLUFF: dict[str, object] = {
+    "raise_mode": "any_face",
+    "aces_to": "floor_half_plus_one",
+    "aces_from": "double",
+    "open_on_aces": "always",
+    "loss": "difference",
+    "next_opener": "winner",
+    "spot_on": False,
+    "pass_hands": "none",
+    "oblige": False,
+}
+"""The options that make the ``dudo`` preset the "Bluff" game of Lanctot's thesis, whose
+heads-up game values are published (about +0.6189 for 2 dice against 1, -0.5883 for 1
+against 2 and +0.0127 for 2 against 2, for the opener)."""
+
 Reporter = Callable[[str], None]
 Watcher = Callable[[Position, RoundSolver, Evaluation, float], None]
 """Called after every exact evaluation: the position, the solver, its evaluation and the

@@ -28,7 +28,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from dudo.engine import DudoError, Rules
-from dudo.engine.rules import parse_assignment, preset
+from dudo.engine.rules import preset, rules_from_settings
 from dudo.solver.cfr import Algorithm, RoundSolver, parse_algorithm
 from dudo.solver.evaluate import Evaluation, evaluate
 from dudo.solver.position import Position, SolverError, heads_up_problem
@@ -67,14 +67,7 @@ def default_eval_every(round_: Round) -> int:
     return 25 if cells <= 200_000 else 10
 
 
-def build_rules(rules_name: str, settings: Sequence[str]) -> Rules:
-    """The preset with the ``OPTION=VALUE`` house rules (as ``dudo play`` reads them)."""
-    options: dict[str, str] = {}
-    for text in settings:
-        name, value = parse_assignment(text)
-        options[name] = value
-    base = preset(rules_name)
-    return base.with_options(**options) if options else base
+build_rules = rules_from_settings  # the preset and the --set house rules, as `dudo play` reads them
 
 
 def default_stem(rules_name: str, rules: Rules, position: Position) -> str:

@@ -280,7 +280,7 @@ def save_checkpoint(path: Path, solver: RoundSolver, meta: Mapping[str, Any]) ->
 _WHAT = {STRATEGY_FORMAT: "strategy file", CHECKPOINT_FORMAT: "checkpoint"}
 
 
-def _read(
+def read_archive(
     path: Path, accept: tuple[str, ...], arrays: bool = True
 ) -> tuple[dict[str, Any], dict[str, npt.NDArray[np.generic]]]:
     """The metadata and (if ``arrays``) the arrays of a file whose format is one of
@@ -383,7 +383,7 @@ def _round_of(path: Path, meta: Mapping[str, Any]) -> Round:
 def load_strategy(path: Path) -> tuple[Round, Strategy, dict[str, Any]]:
     """Read a strategy file: the round rebuilt from its metadata, the strategy (float64
     unless the tree is huge) and the metadata."""
-    meta, arrays = _read(path, (STRATEGY_FORMAT,))
+    meta, arrays = read_archive(path, (STRATEGY_FORMAT,))
     round_ = _round_of(path, meta)
     try:
         strategy = expand(round_, arrays)
@@ -395,7 +395,7 @@ def load_strategy(path: Path) -> tuple[Round, Strategy, dict[str, Any]]:
 def load_checkpoint(path: Path) -> tuple[Round, dict[str, npt.NDArray[np.generic]], dict[str, Any]]:
     """Read a checkpoint: the round rebuilt from its metadata, the solver state for
     :meth:`RoundSolver.restore() <dudo.solver.cfr.RoundSolver.restore>` and the metadata."""
-    meta, arrays = _read(path, (CHECKPOINT_FORMAT,))
+    meta, arrays = read_archive(path, (CHECKPOINT_FORMAT,))
     round_ = _round_of(path, meta)
     shape = (round_.nodes, max(round_.hands(0), round_.hands(1)))
     for name in STATE_ARRAYS:
@@ -420,7 +420,7 @@ def load_checkpoint(path: Path) -> tuple[Round, dict[str, npt.NDArray[np.generic
 def file_format(path: Path) -> str:
     """The format a solver file declares (:data:`STRATEGY_FORMAT` or
     :data:`CHECKPOINT_FORMAT`), reading only its metadata; a SolverError for anything else."""
-    meta, _ = _read(path, (STRATEGY_FORMAT, CHECKPOINT_FORMAT), arrays=False)
+    meta, _ = read_archive(path, (STRATEGY_FORMAT, CHECKPOINT_FORMAT), arrays=False)
     return str(meta["format"])
 
 

@@ -91,8 +91,7 @@ from dudo.engine.rules import (
     Direction,
     RaiseMode,
     Rules,
-    parse_assignment,
-    preset,
+    rules_from_settings,
 )
 from dudo.engine.view import PlayerView
 from dudo.notation import LANGUAGES, face_name, format_action, parse_action
@@ -149,17 +148,7 @@ def default_record_dir() -> Path:
     return base / "records"
 
 
-def build_rules(rules_name: str, settings: Sequence[str]) -> Rules:
-    """The preset ``rules_name`` with the ``OPTION=VALUE`` house rules in ``settings``.
-
-    Raises :class:`~dudo.engine.errors.RulesError` naming what is wrong.
-    """
-    options: dict[str, str] = {}
-    for text in settings:
-        name, value = parse_assignment(text)
-        options[name] = value
-    base = preset(rules_name)
-    return base.with_options(**options) if options else base
+build_rules = rules_from_settings  # the preset and the --set house rules, read by the engine
 
 
 class _Quit(Exception):
