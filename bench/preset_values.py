@@ -1,7 +1,7 @@
 """Game values of every preset's heads-up rules (spot-on and pass off), solved bottom-up.
 
 Run by hand, not a test. For each preset, with ``spot_on=false`` and ``pass_hands=none``, it
-solves the whole heads-up game from every start with at most ``--most`` dice each, each
+(and `pass_allows_spot_on=false`), solves the whole heads-up game from every start with at most ``--most`` dice each, each
 round to exploitability ``--target``, and prints the value for the opener (player 0) of
 each start, how exploitable its round's solution is, and the size of that round's tree.
 Rounds with more than ``--max-histories`` histories are skipped (2 dice each under a total
@@ -30,7 +30,9 @@ def main() -> None:
     print("| preset | start | value for the opener | exploitability | histories | seconds |")
     print("|---|---|---|---|---|---|")
     for name in args.presets:
-        rules = PRESETS[name].with_options(spot_on=False, pass_hands="none")
+        rules = PRESETS[name].with_options(
+            spot_on=False, pass_hands="none", pass_allows_spot_on=False
+        )
         game = GameSolver(rules, Budget(target=args.target, every=50))
         for start in starting_positions(rules, args.most):
             began = time.perf_counter()

@@ -326,8 +326,9 @@ def build_round(
         if depth_start[-1] + total > max_nodes:
             raise SolverError(
                 f"the round {position.label()} has more than {max_nodes:,} bid histories: too "
-                "big to solve whole (2 dice each, 24 bids, is 2^24 and needs about 15 GB); "
-                "solve it with the last-k-bids abstraction instead"
+                "big to solve whole (the solver needs about 1 kB per history: 2 dice each under "
+                "a total bid order is 2^24 histories, about 15 GB); solve it with the last-k-bids "
+                "abstraction instead"
             )
         depth_start.append(depth_start[-1] + total)
         depth += 1
