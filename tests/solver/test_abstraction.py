@@ -62,3 +62,9 @@ def test_short_recall_gives_a_smaller_graph_and_a_real_strategy(recall: int) -> 
 def test_recall_must_be_positive() -> None:
     with pytest.raises(SolverError, match="recall"):
         build_abstract_round(RULES, Position((1, 1)), 0)
+
+
+def test_rounds_too_big_for_the_whole_tree_point_to_the_abstraction() -> None:
+    with pytest.raises(SolverError, match="more than 100 bid histories.*abstraction"):
+        build_round(RULES, Position((1, 1)), max_nodes=100)
+    assert build_abstract_round(RULES, Position((1, 1)), 2).nodes < 100
