@@ -65,6 +65,6 @@ def test_recall_must_be_positive() -> None:
 
 
 def test_rounds_too_big_for_the_whole_tree_point_to_the_abstraction() -> None:
-    with pytest.raises(SolverError, match="more than 100 bid histories.*abstraction"):
+    with pytest.raises(SolverError, match=r"more than 100 bid histories.*abstraction"):
         build_round(RULES, Position((1, 1)), max_nodes=100)
     assert build_abstract_round(RULES, Position((1, 1)), 2).nodes < 100
