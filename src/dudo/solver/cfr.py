@@ -96,20 +96,17 @@ class RoundSolver:
             self._match(p)
 
     def _match(self, player: int) -> None:
-        """Regret matching: the current strategy of ``player`` from positive regrets."""
-        if self.algorithm is Algorithm.CFR_PLUS:
-            positive_in, positive_call = self.regret_in, self.regret_call  # already >= 0
-        else:
-            positive_in = np.maximum(self.regret_in, 0)
-            positive_call = np.maximum(self.regret_call, 0)
+        """Regret matching: the current strategy of ``player`` from positive regrets
+        (CFR+ keeps regrets >= 0; DCFR's may be negative, and only their positive part counts)."""
         normalise(
             self.round,
             player,
-            positive_in,
-            positive_call,
+            self.regret_in,
+            self.regret_call,
             self.sigma_in,
             self.sigma_call,
             self._values,
+            positive_part=self.algorithm is Algorithm.DCFR,
         )
 
     def _average_weight(self, t: int) -> float:

@@ -37,24 +37,32 @@ def normalise(
     out_in: Array,
     out_call: Array,
     scratch: Array,
+    positive_part: bool = False,
 ) -> None:
     """Turn ``player``'s non-negative action weights into their behaviour strategy (uniform
     where a node's weights sum to 0), written into ``out_in`` / ``out_call`` (the other
-    player's entries are left as they are). ``scratch`` is overwritten."""
+    player's entries are left as they are). ``scratch`` is overwritten. With
+    ``positive_part`` the weights are regrets, of which only the positive part counts
+    (taken layer by layer: no full-size copies)."""
+
+    def weights(array: Array, rows: slice) -> Array:
+        part = array[rows]
+        return np.maximum(part, 0) if positive_part else part
+
     mine = round_.region(player)
     total = scratch[mine]
-    np.copyto(total, weight_call[mine])
+    np.copyto(total, weights(weight_call, mine))
     if player == 0:
         total[0] = 0.0  # the root has no call
     for layer in round_.layers:
         if layer.actor != player:  # edges into the other player's nodes are mine
-            scratch[layer.parents] += weight_in[layer.nodes]
+            scratch[layer.parents] += weights(weight_in, layer.nodes)
     nodes = np.arange(mine.start, mine.stop)
     actions = round_.child_count[mine] + (nodes > 0)
     uniform = (1.0 / np.maximum(actions, 1)).astype(scratch.dtype)[:, None]
     positive = total > 0
     np.copyto(total, 1.0, where=~positive)
-    np.divide(weight_call[mine], total, out=out_call[mine])
+    np.divide(weights(weight_call, mine), total, out=out_call[mine])
     np.copyto(out_call[mine], uniform, where=~positive)
     if player == 0:
         out_call[0] = 0.0
@@ -62,7 +70,7 @@ def normalise(
         if layer.actor == player:
             continue
         rows, parents = layer.nodes, layer.parents
-        np.divide(weight_in[rows], scratch[parents], out=out_in[rows])
+        np.divide(weights(weight_in, rows), scratch[parents], out=out_in[rows])
         if isinstance(parents, slice):
             local = slice(parents.start - mine.start, parents.stop - mine.start)
         else:
