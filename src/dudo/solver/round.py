@@ -22,7 +22,7 @@ standing bid and who calls), weighted by the deal's probability.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations_with_replacement, product
 from math import factorial
 
@@ -90,6 +90,9 @@ class Round:
     payoff: npt.NDArray[np.float64]  # (bids, caller, S0, S1) player 0's payoff x deal prob.
     outcomes: dict[Outcome, float]  # every outcome a call can lead to, by deal probability
     representative: dict[tuple[int, int], tuple[int, ...]]  # a history per (bid, caller)
+    buffers: dict[tuple[str, int], npt.NDArray[np.floating]] = field(
+        default_factory=dict, repr=False, compare=False
+    )  # reusable work space, one layer high (see sweeps.layer_buffer)
 
     @property
     def nodes(self) -> int:

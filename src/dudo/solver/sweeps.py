@@ -29,6 +29,17 @@ class Fold(Enum):
     BEST = "best"  # best response: the best action per signal
 
 
+def layer_buffer(round_: Round, like: Array, rows: int) -> Array:
+    """A work array of ``rows`` rows shaped like ``like``'s rows, reused across calls: big
+    temporaries are fresh memory each time, and page faults cost more than the arithmetic."""
+    key = (like.dtype.str, like.shape[1])
+    found = round_.buffers.get(key)
+    if found is None:
+        largest = max((layer.stop - layer.start for layer in round_.layers), default=1)
+        found = round_.buffers[key] = np.empty((largest, like.shape[1]), like.dtype)
+    return found[:rows]
+
+
 def normalise(
     round_: Round,
     player: int,
@@ -47,11 +58,15 @@ def normalise(
 
     def weights(array: Array, rows: slice) -> Array:
         part = array[rows]
-        return np.maximum(part, 0) if positive_part else part
+        if not positive_part:
+            return part
+        return np.maximum(part, 0, out=layer_buffer(round_, array, len(part)))
 
     mine = round_.region(player)
     total = scratch[mine]
-    np.copyto(total, weights(weight_call, mine))
+    np.copyto(total, weight_call[mine])
+    if positive_part:
+        np.maximum(total, 0, out=total)
     if player == 0:
         total[0] = 0.0  # the root has no call
     for layer in round_.layers:
@@ -62,7 +77,9 @@ def normalise(
     uniform = (1.0 / np.maximum(actions, 1)).astype(scratch.dtype)[:, None]
     positive = total > 0
     np.copyto(total, 1.0, where=~positive)
-    np.divide(weights(weight_call, mine), total, out=out_call[mine])
+    np.divide(weight_call[mine], total, out=out_call[mine])
+    if positive_part:
+        np.maximum(out_call[mine], 0, out=out_call[mine])  # negative regret: probability 0
     np.copyto(out_call[mine], uniform, where=~positive)
     if player == 0:
         out_call[0] = 0.0
@@ -97,14 +114,20 @@ def reach(
         if layer.actor != player:  # the bid into these nodes was the player's
             np.multiply(out[layer.parents], sigma_in[rows], out=out[rows])
             if accumulate is not None:
-                accumulate[0][rows] += accumulate[3] * out[rows]
+                work = layer_buffer(round_, out, layer.stop - layer.start)
+                np.multiply(out[rows], accumulate[3], out=work)
+                accumulate[0][rows] += work
         else:
             out[rows] = out[layer.parents]
     if accumulate is not None:
         _, avg_call, sigma_call, weight = accumulate
-        mine = round_.region(player)
-        avg_call[mine] += weight * out[mine] * sigma_call[mine]
-        avg_call[0] = 0.0
+        for layer in round_.layers:
+            if layer.actor == player:  # the player's own nodes, where they may call
+                rows = layer.nodes
+                work = layer_buffer(round_, out, layer.stop - layer.start)
+                np.multiply(out[rows], weight, out=work)  # (weight * reach) * call, as ever
+                work *= sigma_call[rows]
+                avg_call[rows] += work
 
 
 def call_matrices(payoff: Array) -> Array:
@@ -129,9 +152,11 @@ def call_values(
     padded = h_player < out.shape[1]
     for layer in round_.layers:
         rows = layer.nodes
-        x = opponent_reach[rows, :h_other]
+        x = layer_buffer(round_, opponent_reach, layer.stop - layer.start)[:, :h_other]
         if layer.actor != player:  # the opponent calls here: times their call probability
-            x = x * sigma_call[rows, :h_other]
+            np.multiply(opponent_reach[rows, :h_other], sigma_call[rows, :h_other], out=x)
+        else:
+            np.copyto(x, opponent_reach[rows, :h_other])  # ``out`` may be this very array
         if padded:
             out[rows, :h_player] = x @ matrices[layer.bid, layer.actor]
         else:
@@ -164,14 +189,18 @@ def fold_up(
         for layer in reversed(round_.layers):
             rows = layer.nodes
             if layer.actor != player:
-                values[layer.parents] += sigma_in[rows] * values[rows]
+                work = layer_buffer(round_, values, layer.stop - layer.start)
+                np.multiply(sigma_in[rows], values[rows], out=work)
+                values[layer.parents] += work
             else:
                 values[layer.parents] += values[rows]
     else:
         values[0] = -np.inf if player == 0 else 0.0
         for layer in reversed(round_.layers):
             rows, parents = layer.nodes, layer.parents
-            if layer.actor != player:
+            if layer.actor != player and isinstance(parents, slice):
+                np.maximum(values[parents], values[rows], out=values[parents])
+            elif layer.actor != player:
                 values[parents] = np.maximum(values[parents], values[rows])
             else:
                 values[parents] += values[rows]
