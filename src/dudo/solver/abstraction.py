@@ -130,10 +130,7 @@ def build_abstract_round(
     representative: dict[tuple[int, int], tuple[int, ...]] = {}
     for node in range(1, len(keys)):
         representative.setdefault((int(last_bid[node]), int(actor[node])), path_of[node])
-    signals, _, payoff, _ = call_payoffs(rules, position, representative, continuation)
-    _, _, joint_by_bid, _ = call_payoffs(
-        rules, position, {(0, 0): path_of[1]}, lambda outcome, game: 1.0
-    )
+    signals, joint, payoff, _ = call_payoffs(rules, position, representative, continuation)
     return AbstractRound(
         rules=rules,
         position=position,
@@ -147,7 +144,7 @@ def build_abstract_round(
         target=dst,
         layer_edges=layer_edges,
         signals=signals,
-        joint=joint_by_bid[0, 0],
+        joint=joint,
         payoff=payoff,
     )
 
@@ -283,21 +280,6 @@ class AbstractSolver:
             weight = np.where(my_edges[a:e], sigmas[player][0][a:e], 1.0)
             np.add.at(value, src, weight * edge_value[a:e])
         return edge_value, (value, term)
-
-    def strategy_at(
-        self, sigma: tuple[tuple[Array, Array], tuple[Array, Array]], history: tuple[int, ...]
-    ) -> tuple[int, dict[int, Array], Array | None]:
-        """The acting player, their bid probabilities per signal, and their call
-        probabilities (None at the round's start) after a real bid ``history``."""
-        g = self.graph
-        node = g.index.get(abstract_key(history, g.recall))
-        if node is None:
-            raise SolverError(f"history {history} is not in the abstract round")
-        player = int(g.actor[node])
-        edges = np.flatnonzero(g.source == node)
-        bids = {_edge_bid(g, int(e)): sigma[player][0][e] for e in edges}
-        call = None if node == 0 else sigma[player][1][node]
-        return player, bids, call
 
 
 def _edge_bid(graph: AbstractRound, edge: int) -> int:

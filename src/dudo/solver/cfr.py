@@ -142,29 +142,30 @@ class RoundSolver:
                 self._discount(p, t)
             self._match(p)
 
+    def _own_regrets(self, player: int) -> list[Array]:
+        """Views of ``player``'s regrets: their calls, and their bids (the edges into the
+        other player's nodes)."""
+        parts = [self.regret_call[self.round.region(player)]]
+        parts += [
+            self.regret_in[layer.nodes] for layer in self.round.layers if layer.actor != player
+        ]
+        return parts
+
     def _discount(self, player: int, t: int) -> None:
         """DCFR: after adding iteration t's regrets, scale the player's positive regrets by
         t^alpha / (t^alpha + 1) and negative ones by t^beta / (t^beta + 1)."""
         up = t**DCFR_ALPHA / (t**DCFR_ALPHA + 1)
         down = t**DCFR_BETA / (t**DCFR_BETA + 1)
-        mine = self.round.region(player)
-        parts = [self.regret_call[mine]]
-        parts += [
-            self.regret_in[layer.nodes] for layer in self.round.layers if layer.actor != player
-        ]
-        for part in parts:
+        for part in self._own_regrets(player):
             # In place, with a boolean mask: no full-size float temporaries (2.8 GB at 2v2).
             positive = part > 0
             np.multiply(part, up, out=part, where=positive)
             np.multiply(part, down, out=part, where=~positive)
 
     def _clip(self, player: int) -> None:
-        mine = self.round.region(player)
-        np.maximum(self.regret_call[mine], 0, out=self.regret_call[mine])
-        for layer in self.round.layers:
-            if layer.actor != player:
-                rows = layer.nodes
-                np.maximum(self.regret_in[rows], 0, out=self.regret_in[rows])
+        """CFR+: the player's regrets are floored at 0."""
+        for part in self._own_regrets(player):
+            np.maximum(part, 0, out=part)
 
     def average(self) -> Strategy:
         """The average strategy (the one that converges to an equilibrium)."""
@@ -179,6 +180,7 @@ class RoundSolver:
         return self._work, self._values
 
     def current(self) -> Strategy:
+        """A copy of the current (not the average) strategy."""
         return Strategy(self.sigma_in.copy(), self.sigma_call.copy())
 
     def state(self) -> dict[str, npt.NDArray[np.generic]]:

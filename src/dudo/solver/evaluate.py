@@ -40,30 +40,35 @@ def evaluate(
 ) -> Evaluation:
     """Value and exact best responses of ``strategy`` (computed in the strategy's dtype).
     ``scratch``: two arrays shaped like the strategy's to work in (saves memory)."""
-    sigma_in, sigma_call = strategy.sigma_in, strategy.sigma_call
-    payoff = payoff_matrices(round_, sigma_in.dtype)
-    if scratch is None:
-        work, values = np.zeros_like(sigma_in), np.zeros_like(sigma_in)
-    else:
-        work, values = scratch
-    best = []
-    value = 0.0
-    for p in (0, 1):
-        reach(round_, 1 - p, sigma_in, work)
-        call_values(round_, p, payoff[p], work, sigma_call, work)
-        best.append(float(fold_up(round_, p, work, values, Fold.BEST).sum(dtype=np.float64)))
-        if p == 0:
-            root = fold_up(round_, p, work, values, Fold.EXPECT, sigma_in, sigma_call)
-            value = float(root.sum(dtype=np.float64))
-    return Evaluation(value, (best[0], best[1]))
+    payoff = payoff_matrices(round_, strategy.sigma_in.dtype)
+    work, values = scratch if scratch is not None else _arrays(strategy)
+    best0 = _best_response(round_, strategy, 0, payoff, work, values)
+    # ``work`` holds player 0's call values against player 1's part: fold them for the value.
+    root = fold_up(round_, 0, work, values, Fold.EXPECT, strategy.sigma_in, strategy.sigma_call)
+    value = float(root.sum(dtype=np.float64))
+    best1 = _best_response(round_, strategy, 1, payoff, work, values)
+    return Evaluation(value, (best0, best1))
 
 
 def best_response_value(round_: Round, strategy: Strategy, player: int) -> float:
     """What ``player`` gets by best-responding to the other player's part of ``strategy``."""
-    sigma_in, sigma_call = strategy.sigma_in, strategy.sigma_call
-    payoff = payoff_matrices(round_, sigma_in.dtype)
-    work = np.zeros_like(sigma_in)
-    values = np.zeros_like(sigma_in)
-    reach(round_, 1 - player, sigma_in, work)
-    call_values(round_, player, payoff[player], work, sigma_call, work)
+    payoff = payoff_matrices(round_, strategy.sigma_in.dtype)
+    return _best_response(round_, strategy, player, payoff, *_arrays(strategy))
+
+
+def _arrays(strategy: Strategy) -> tuple[Array, Array]:
+    return np.zeros_like(strategy.sigma_in), np.zeros_like(strategy.sigma_in)
+
+
+def _best_response(
+    round_: Round,
+    strategy: Strategy,
+    player: int,
+    payoff: tuple[Array, Array],
+    work: Array,
+    values: Array,
+) -> float:
+    """``player``'s best-response value; leaves the player's call values in ``work``."""
+    reach(round_, 1 - player, strategy.sigma_in, work)
+    call_values(round_, player, payoff[player], work, strategy.sigma_call, work)
     return float(fold_up(round_, player, work, values, Fold.BEST).sum(dtype=np.float64))

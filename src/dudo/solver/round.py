@@ -219,17 +219,17 @@ def call_payoffs(
     continuation: Continuation | None,
 ) -> tuple[
     tuple[tuple[object, ...], tuple[object, ...]],
-    tuple[FloatArray, FloatArray],
+    npt.NDArray[np.float64],
     npt.NDArray[np.float64],
     dict[Outcome, float],
 ]:
-    """Signals, their probabilities, the payoff matrices ``(bids, caller, S0, S1)`` and the
-    outcomes of the calls, by replaying a history for each (standing bid, caller) in
-    ``representative`` on the engine for every deal and pushing the call."""
+    """Signals, the joint probability ``(S0, S1)`` of each pair of signals, the payoff
+    matrices ``(bids, caller, S0, S1)`` and the outcomes of the calls, by replaying a history
+    for each (standing bid, caller) in ``representative`` on the engine for every deal and
+    pushing the call."""
     bids = bid_table(rules, sum(position.dice), position.obliging).bids
     classes = sorted(representative)
     signal_ids: tuple[dict[object, int], dict[object, int]] = ({}, {})
-    signal_prob: tuple[list[float], list[float]] = ([], [])
     rows: list[tuple[int, int, float, list[float]]] = []
     outcomes: dict[Outcome, float] = {}
     before = position.dice
@@ -238,11 +238,7 @@ def call_payoffs(
         ids = []
         for p in (0, 1):
             sig = _signal(game, p)
-            index = signal_ids[p].setdefault(sig, len(signal_ids[p]))
-            if index == len(signal_prob[p]):
-                signal_prob[p].append(0.0)
-            signal_prob[p][index] += prob
-            ids.append(index)
+            ids.append(signal_ids[p].setdefault(sig, len(signal_ids[p])))
         values = []
         for k in classes:
             for b in representative[k]:
@@ -257,13 +253,15 @@ def call_payoffs(
             for _ in range(len(representative[k]) + 1):
                 game.pop()
         rows.append((ids[0], ids[1], prob, values))
-    payoff = np.zeros((len(bids), 2, len(signal_prob[0]), len(signal_prob[1])))
+    joint = np.zeros((len(signal_ids[0]), len(signal_ids[1])))
+    payoff = np.zeros((len(bids), 2, *joint.shape))
     bid_of = np.array([k[0] for k in classes], dtype=np.int64)
     caller_of = np.array([k[1] for k in classes], dtype=np.int64)
     for s0, s1, prob, values in rows:
+        joint[s0, s1] += prob
         payoff[bid_of, caller_of, s0, s1] += prob * np.array(values)
     signals = (tuple(signal_ids[0]), tuple(signal_ids[1]))
-    return signals, (np.array(signal_prob[0]), np.array(signal_prob[1])), payoff, outcomes
+    return signals, joint, payoff, outcomes
 
 
 MAX_NODES = 2**25
@@ -359,7 +357,7 @@ def build_round(
                 back.append(int(bid[node]))
                 node = int(parent[node])
             representative[(layer.bid, layer.actor)] = tuple(reversed(back))
-    signals, signal_prob, payoff, outcomes = call_payoffs(
+    signals, joint, payoff, outcomes = call_payoffs(
         rules, position, representative if payoffs else {}, continuation
     )
     return Round(
@@ -373,7 +371,7 @@ def build_round(
         layers=layers,
         second=second,
         signals=signals,
-        signal_prob=signal_prob,
+        signal_prob=(joint.sum(axis=1), joint.sum(axis=0)),
         payoff=payoff,
         outcomes=outcomes,
         representative=representative,
