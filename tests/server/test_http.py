@@ -487,3 +487,14 @@ def test_pages_are_served(shared_server: LiveServer) -> None:
             response = http.get(path)
             assert response.status_code == 200, path
             assert "text/html" in response.headers["content-type"], path
+            assert response.headers["cache-control"] == "no-cache", path
+            html = response.text
+            # The shared top bar is put in once, with no marker left behind.
+            assert html.count('<header class="topbar">') == 1, path
+            assert "<!-- topbar" not in html and "page items" not in html, path
+            header = html[html.index("<header") : html.index("</header>")]
+            assert 'id="lang-select"' in header and 'href="/games"' in header, path
+            current = {"/cup": "/cup", "/games": "/games"}.get(path)
+            marked = [a for a in ("/cup", "/games") if f'href="{a}" aria-current="page"' in header]
+            assert marked == ([current] if current else []), path
+            assert ('id="conn-status"' in header) == path.startswith("/t/"), path

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import re
 import secrets
 import time
 from collections.abc import AsyncIterator
@@ -14,7 +15,7 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -38,6 +39,26 @@ from dudo.server.tables import ActionRefused, Hall, Settings, Table, TableError
 from dudo.server.wire import PROTOCOL_VERSION, BadMessage, dumps, event_json, parse_frame, view_json
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+PAGES = ("index.html", "table.html", "cup.html", "games.html", "replay.html")
+_TOPBAR = re.compile(r"^  <!-- topbar -->\n(?P<items>(?:.*\n)*?)  <!-- /topbar -->\n", re.MULTILINE)
+
+
+def render_page(name: str) -> str:
+    """A page of the web client with the shared top bar (``web/topbar.html``) put in for
+    its topbar markers: the page's own items after the brand, and its nav link marked
+    as the current page."""
+    html = (WEB_DIR / name).read_text(encoding="utf-8")
+    partial = (WEB_DIR / "topbar.html").read_text(encoding="utf-8")
+    header = partial[partial.index("  <header") :]
+    here = f'<a href="/{name.removesuffix(".html")}"'
+    header = header.replace(here + " ", here + ' aria-current="page" ')
+    found = _TOPBAR.search(html)
+    if found is None:
+        raise RuntimeError(f"web/{name} has no topbar markers")
+    header = header.replace("    <!-- page items -->\n", found["items"])
+    return html[: found.start()] + header + html[found.end() :]
+
+
 MAX_BODY = 16 * 1024
 #: Per connection: frames per second on average, and the burst allowed above it.
 RATE, BURST = 20.0, 40.0
@@ -241,27 +262,29 @@ def create_app(
 
     # ----------------------------------------------------------------- pages
 
-    def page(name: str) -> FileResponse:
-        return FileResponse(WEB_DIR / name, headers={"Cache-Control": "no-cache"})
+    pages = {name: render_page(name) for name in PAGES}  # assembled once, at start
+
+    def page(name: str) -> HTMLResponse:
+        return HTMLResponse(pages[name], headers={"Cache-Control": "no-cache"})
 
     @app.get("/", include_in_schema=False)
-    async def index() -> FileResponse:
+    async def index() -> HTMLResponse:
         return page("index.html")
 
     @app.get("/t/{code}", include_in_schema=False)
-    async def table_page(code: str) -> FileResponse:
+    async def table_page(code: str) -> HTMLResponse:
         return page("table.html")
 
     @app.get("/cup", include_in_schema=False)
-    async def cup_page() -> FileResponse:
+    async def cup_page() -> HTMLResponse:
         return page("cup.html")
 
     @app.get("/games", include_in_schema=False)
-    async def games_page() -> FileResponse:
+    async def games_page() -> HTMLResponse:
         return page("games.html")
 
     @app.get("/games/{game_id}", include_in_schema=False)
-    async def replay_page(game_id: int) -> FileResponse:
+    async def replay_page(game_id: int) -> HTMLResponse:
         return page("replay.html")
 
     app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
