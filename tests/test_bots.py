@@ -185,7 +185,7 @@ def test_bots_are_deterministic_given_their_seeds() -> None:
 
 def test_make_bot_names_and_aliases() -> None:
     rng = random.Random(0)
-    assert BOT_NAMES == ("random", "easy", "solver")
+    assert BOT_NAMES == ("random", "easy", "medium", "hard")
     assert isinstance(make_bot("random", rng), RandomBot)
     assert isinstance(make_bot("easy", rng), ProbabilityBot)
     assert isinstance(make_bot(" Probability ", rng), ProbabilityBot)
@@ -196,8 +196,9 @@ def test_make_bot_names_and_aliases() -> None:
 
 
 def test_make_bot_unknown_name_lists_the_bots() -> None:
-    with pytest.raises(DudoError, match=r"unknown bot 'hard'.*random, easy.*probability"):
-        make_bot("hard", random.Random(0))
+    listed = r"unknown bot 'expert'.*random, easy, medium, hard.*probability"
+    with pytest.raises(DudoError, match=listed):
+        make_bot("expert", random.Random(0))
 
 
 def test_choose_without_legal_actions_is_an_error() -> None:

@@ -106,10 +106,10 @@ def table(players: int, solver_seats: Sequence[int], seed: int) -> list[Bot]:
 # --- the registry --------------------------------------------------------------------------------
 
 
-def test_make_bot_builds_the_solver_level() -> None:
-    assert BOT_NAMES.index("solver") == BOT_NAMES.index("easy") + 1  # weakest first
-    bot = make_bot(" Solver ", random.Random(0))
-    assert isinstance(bot, SolverBot) and bot.name == "solver"
+def test_make_bot_builds_the_solver_level_as_hard() -> None:
+    assert BOT_NAMES[-1] == "hard"  # weakest first
+    bot = make_bot(" Solver ", random.Random(0))  # the old name of the book player
+    assert isinstance(bot, SolverBot) and bot.name == "hard"
     assert isinstance(bot, OutOfTurnCaller)
 
 
@@ -415,4 +415,4 @@ def test_dudo_play_with_solver_bots(home: Path, tmp_path: Path) -> None:
     records = list(tmp_path.glob("*.json"))
     assert len(records) == 1
     record = json.loads(records[0].read_text())
-    assert any(p.get("bot") == "solver" for p in record["players"])
+    assert any(p.get("bot") == "hard" for p in record["players"])

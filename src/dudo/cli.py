@@ -34,7 +34,9 @@ def play(
     ] = None,
     lang: Annotated[str, typer.Option(help="Language of the game: en, es or it.")] = "en",
     seed: Annotated[int | None, typer.Option(help="Seed for dice and bots (replayable).")] = None,
-    bots: Annotated[str, typer.Option(help="Bot level: random, easy or solver.")] = "easy",
+    bots: Annotated[
+        str, typer.Option(help="Bot level: random, easy, medium, hard, or cmd:COMMAND.")
+    ] = "easy",
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
     record_dir: Annotated[Path | None, typer.Option(help="Where to save the game record.")] = None,
 ) -> None:
@@ -280,6 +282,71 @@ def rules_command(
         default = PRESETS["dudo"].to_dict()[option]
         mark = "" if value == default else "  (differs from dudo)"
         console.print(f"{option} = {value}{mark}")
+
+
+@app.command("bot-server")
+def bot_server(
+    bot: Annotated[str, typer.Option(help="Bot level: random, easy, medium or hard.")] = "easy",
+    seed: Annotated[int | None, typer.Option(help="Seed of the bot's randomness.")] = None,
+) -> None:
+    """Run a bot behind the JSON-lines protocol on stdin/stdout (see bots/PROTOCOL.md)."""
+    from dudo.bots.bot_server import bot_server_command
+
+    raise typer.Exit(bot_server_command(bot, seed))
+
+
+@app.command("odds")
+def odds(
+    bid: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="BID",
+            help="A bid in any notation: 5x3, 'five trains', 'cinco trenes'. "
+            "None: every face's expected count and likeliest bids.",
+        ),
+    ] = None,
+    dice: Annotated[
+        str | None, typer.Option(help="Your dice, e.g. 1,3,3,5,6 (set-aside ones too).")
+    ] = None,
+    unknown: Annotated[
+        int | None, typer.Option(help="Dice in play you cannot see (your own too, if hidden).")
+    ] = None,
+    others: Annotated[
+        str | None,
+        typer.Option(help="Instead of --unknown: the other players' dice counts, e.g. 5,4,5."),
+    ] = None,
+    revealed: Annotated[
+        str | None,
+        typer.Option(help="Other players' dice you can see (set aside face up, open round)."),
+    ] = None,
+    rules: Annotated[str, typer.Option("--rules", help="Preset: see `dudo rules`.")] = "dudo",
+    settings: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="House rule OPTION=VALUE (repeatable)."),
+    ] = None,
+    obliging: Annotated[
+        bool, typer.Option("--obliging", help="An obliging round: aces are not wild.")
+    ] = False,
+    exact: Annotated[bool, typer.Option("--exact", help="Show exact fractions too.")] = False,
+    lang: Annotated[str, typer.Option(help="Language of face names: en, es or it.")] = "en",
+) -> None:
+    """The exact chance that a bid is true, from your dice and the dice you cannot see."""
+    from dudo.terminal.odds_screen import odds_command
+
+    code = odds_command(
+        bid or [],
+        dice=dice,
+        unknown=unknown,
+        others=others,
+        revealed=revealed,
+        rules_name=rules,
+        settings=settings or [],
+        obliging=obliging,
+        exact=exact,
+        lang=lang,
+        console=Console(),
+    )
+    raise typer.Exit(code)
 
 
 def main() -> None:

@@ -33,35 +33,60 @@ __all__ = [
 ]
 
 
-def _solver_bot(rng: random.Random) -> Bot:
-    from dudo.bots.solver_bot import SolverBot
+def _medium_bot(rng: random.Random) -> Bot:
+    from dudo.bots.medium import MediumBot
 
-    return SolverBot(rng)
+    return MediumBot(rng)
+
+
+def _hard_bot(rng: random.Random) -> Bot:
+    from dudo.bots.hard import HardBot
+
+    return HardBot(rng)
 
 
 _FACTORIES: dict[str, Callable[[random.Random], Bot]] = {
     "random": RandomBot,
     "easy": ProbabilityBot,
-    "solver": _solver_bot,
+    "medium": _medium_bot,
+    "hard": _hard_bot,
 }
 
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 """The bot levels, weakest first."""
 
-BOT_ALIASES: dict[str, str] = {"probability": "easy"}
+BOT_ALIASES: dict[str, str] = {"probability": "easy", "solver": "hard"}
 """Other names accepted by :func:`make_bot`."""
 
 
 def make_bot(name: str, rng: random.Random) -> Bot:
     """A new bot of level ``name`` drawing its randomness from ``rng``.
 
+    ``cmd:COMMAND ARGS`` (split like a shell would) is a bot played by that program through
+    the JSON-lines protocol (:class:`~dudo.bots.external.ExternalBot`, ``bots/PROTOCOL.md``).
     An unknown name raises :class:`DudoError` listing the available bots.
     """
+    if isinstance(name, str) and name.strip()[:4].lower() == "cmd:":
+        import shlex
+
+        from dudo.bots.external import ExternalBot
+
+        command = name.strip()[4:].strip()
+        if not command:
+            raise DudoError("cmd: needs a command to run, e.g. cmd:python3 my_bot.py")
+        try:
+            args = shlex.split(command)
+        except ValueError as exc:  # an unclosed quote
+            raise DudoError(f"cmd: cannot split {command!r} into arguments: {exc}") from None
+        return ExternalBot(args)
     key = name.strip().lower() if isinstance(name, str) else ""
     key = BOT_ALIASES.get(key, key)
     factory = _FACTORIES.get(key)
     if factory is None:
         names = ", ".join(BOT_NAMES)
         aliases = ", ".join(f"{alias} = {target}" for alias, target in BOT_ALIASES.items())
-        raise DudoError(f"unknown bot {name!r}; available bots: {names} (aliases: {aliases})")
+        raise DudoError(
+            f"unknown bot {name!r}; available bots: {names} (aliases: {aliases}),"
+            " or cmd:COMMAND for a program speaking the bot protocol"
+        )
     return factory(rng)

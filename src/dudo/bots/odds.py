@@ -38,6 +38,7 @@ from math import comb
 
 from dudo.engine.actions import Bid
 from dudo.engine.errors import DudoError
+from dudo.engine.rules import Rules
 from dudo.engine.view import PlayerView
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "bid_probability_exact",
     "count_distribution",
     "counting_for",
+    "counting_of",
     "exactly_probability",
     "exactly_probability_exact",
     "probability_at_least",
@@ -70,11 +72,16 @@ class Counting:
             raise DudoError(f"wild aces need at least 3 faces, not {self.faces}")
 
 
+def counting_of(rules: Rules, obliging: bool = False) -> Counting:
+    """How dice count under ``rules`` in an ordinary round, or in an obliging round
+    (``obliging``: aces are never wild there)."""
+    wild = rules.aces_wild and not obliging
+    return Counting(wild, wild and rules.wild_needs_natural, rules.faces)
+
+
 def counting_for(view: PlayerView) -> Counting:
     """The counting rules of the round ``view`` shows (aces are never wild while obliging)."""
-    rules = view.rules
-    wild = rules.aces_wild and not view.obliging
-    return Counting(wild, wild and rules.wild_needs_natural, rules.faces)
+    return counting_of(view.rules, view.obliging)
 
 
 class _Kind(Enum):

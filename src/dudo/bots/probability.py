@@ -105,7 +105,7 @@ class ProbabilityBot:
             return legal[0]
         if isinstance(legal[0], ObligeChoice):
             return OPEN if OPEN in legal else CLOSED if CLOSED in legal else legal[0]
-        odds = Odds.from_view(view)
+        odds = self._odds(view)
         if view.standing_bid is None:
             return self._open(odds, legal)
         return self._answer(view, odds, view.standing_bid, legal)
@@ -117,10 +117,14 @@ class ProbabilityBot:
             isinstance(a, Call) and a.by == view.viewer for a in view.legal_actions
         ):
             return False
-        odds = self._standing_odds(view, Odds.from_view(view))
+        odds = self._standing_odds(view, self._odds(view))
         return odds.at_least(bid) < self.out_of_turn_below
 
     # ----------------------------------------------------------------------- deciding
+
+    def _odds(self, view: PlayerView) -> Odds:
+        """What this player believes of the dice it cannot see: here, fair dice."""
+        return Odds.from_view(view)
 
     def _open(self, odds: Odds, legal: Sequence[Action]) -> Action:
         bids = [a for a in legal if isinstance(a, Bid)]

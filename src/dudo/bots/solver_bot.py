@@ -55,10 +55,16 @@ class SolverBot:
 
     name: str = "solver"
 
-    def __init__(self, rng: random.Random, *, book: Book | None = None) -> None:
+    def __init__(
+        self,
+        rng: random.Random,
+        *,
+        book: Book | None = None,
+        fallback: ProbabilityBot | None = None,
+    ) -> None:
         self.rng = rng
         self.book = book
-        self.fallback = ProbabilityBot(rng)
+        self.fallback = fallback if fallback is not None else ProbabilityBot(rng)
         self.last_source = "fallback"
 
     def choose(self, view: PlayerView) -> Action:

@@ -69,6 +69,7 @@ from dudo.engine.rules import (
     SpotOnThreshold,
 )
 from dudo.engine.view import PlayerView
+from dudo.engine.view import successors as _successors
 
 
 class Phase(StrEnum):
@@ -953,16 +954,6 @@ class Game:
             f"<Game round {self.round_number} {self.phase} to_move={self.to_move} "
             f"bid={self.bid} dice={list(self.counts)}>"
         )
-
-
-def _successors(order: tuple[int, ...], clockwise: bool) -> tuple[int, ...]:
-    """Who sits after each player (eliminated players included), by seat order."""
-    step = 1 if clockwise else -1
-    n = len(order)
-    succ = [0] * n
-    for i, p in enumerate(order):
-        succ[p] = order[(i + step) % n]
-    return tuple(succ)
 
 
 @lru_cache(maxsize=4096)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from dudo.engine.actions import Action, Bid
 from dudo.engine.events import Event, Revealed
-from dudo.engine.rules import Rules
+from dudo.engine.rules import Direction, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +67,25 @@ class PlayerView:
         """Dice in play whose faces this viewer does not know."""
         return self.dice_in_play - len(self.known_dice)
 
+    def next_player(self, player: int) -> int:
+        """Who acts after ``player`` bids: the next seat with dice in the rules' direction."""
+        succ = successors(self.order, self.rules.direction is Direction.CLOCKWISE)
+        nxt = succ[player]
+        while not self.dice_counts[nxt] and nxt != player:
+            nxt = succ[nxt]
+        return nxt
+
     @property
     def reveals(self) -> tuple[Revealed, ...]:
         """Every reveal of the game so far, oldest first."""
         return tuple(e for e in self.events if isinstance(e, Revealed))
+
+
+def successors(order: tuple[int, ...], clockwise: bool) -> tuple[int, ...]:
+    """Who sits after each player (eliminated players included), by seat order."""
+    step = 1 if clockwise else -1
+    n = len(order)
+    succ = [0] * n
+    for i, p in enumerate(order):
+        succ[p] = order[(i + step) % n]
+    return tuple(succ)

@@ -32,7 +32,7 @@ from dudo.records._model import (
     Result,
     Setup,
 )
-from dudo.records._read import loads_record, parse_record, read_record
+from dudo.records._read import loads_record, parse_record, parse_rules, read_record, strict_json
 from dudo.records._replay import Replay, ReplayStep, replay, replay_steps
 from dudo.records._write import dumps_record, game_record, record_of, setup_of, write_record
 
@@ -53,10 +53,12 @@ __all__ = [
     "game_record",
     "loads_record",
     "parse_record",
+    "parse_rules",
     "read_record",
     "record_of",
     "replay",
     "replay_steps",
     "setup_of",
+    "strict_json",
     "write_record",
 ]

@@ -353,6 +353,14 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def strict_json(text: str) -> Any:
+    """JSON text as Python data, refusing what JSON forbids but ``json`` lets through: NaN
+    and infinities, numbers too large for a float, and a key twice in one object."""
+    return json.loads(
+        text, parse_constant=_no_constant, parse_float=_finite, object_pairs_hook=_no_duplicates
+    )
+
+
 def loads_record(text: str | bytes) -> Record:
     """A :class:`Record` from the JSON text of a record."""
     if isinstance(text, bytes | bytearray):
@@ -363,12 +371,7 @@ def loads_record(text: str | bytes) -> Record:
     if not isinstance(text, str):
         raise RecordError(f"{type(text).__name__} is not the text of a record")
     try:
-        data = json.loads(
-            text,
-            parse_constant=_no_constant,
-            parse_float=_finite,
-            object_pairs_hook=_no_duplicates,
-        )
+        data = strict_json(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except RecursionError:

@@ -19,10 +19,12 @@ What you type
     A bid or call in any of the notations of :mod:`dudo.notation` (``5x3``, ``five trains``,
     ``cinco trenes``, ``call``, ``dudo``, ``calzo``, ``paso``, ``dudo el paso``, ``open``,
     ``cerrado``, ``5x3 reveal 3,3`` ...), whatever the display language; or a command:
-    ``?``/``help`` (your legal actions explained), ``moves``/``all`` (every legal action),
-    ``rules`` (the options in play), ``table`` (show the table again), ``quit`` (asks for
-    confirmation; the record of the unfinished game is saved too). Anything else gets a
-    message saying what is wrong (the notation's or the engine's reason) and a new prompt.
+    ``?``/``help`` (your legal actions explained), ``hint``/``odds`` (the odds from what you
+    see: the standing bid true and exactly right, the expected count of each face, the safest
+    raises), ``moves``/``all`` (every legal action), ``rules`` (the options in play),
+    ``table`` (show the table again), ``quit`` (asks for confirmation; the record of the
+    unfinished game is saved too). Anything else gets a message saying what is wrong (the
+    notation's or the engine's reason) and a new prompt.
 
 Out-of-turn calls (``cruzado``)
     After every action by someone else that leaves a bid standing, if you may call it out of
@@ -36,8 +38,11 @@ Language
 
 End of the game
     When you are eliminated the bots play on with a one-line summary per round until the
-    winner. At the end, on ``quit``, at the end of input (piped input exhausted) or on Ctrl-C
-    the record is saved to ``record_dir`` (default ``$DUDO_HOME/records``, else
+    winner. When the game ends or you quit, a short review lists your riskiest decisions
+    (:mod:`dudo.terminal.review`): the round, what you did, the odds you faced, and what the
+    ``hard`` bot would have done in your place (not at the end of input or on Ctrl-C). At the
+    end, on ``quit``, at the end of input (piped input exhausted) or on Ctrl-C the record is
+    saved to ``record_dir`` (default ``$DUDO_HOME/records``, else
     ``platformdirs.user_data_dir("dudo")/records``) as ``dudo-YYYYMMDD-HHMMSS.json`` and its
     path is printed. A bot's pause before acting (so you can follow) happens only when the
     output is a terminal.
@@ -96,6 +101,7 @@ from dudo.engine.rules import (
 from dudo.engine.view import PlayerView
 from dudo.notation import LANGUAGES, face_name, format_action, parse_action
 from dudo.records import PlayerInfo, write_record
+from dudo.review import REVIEWER, Decision, review
 from dudo.terminal.narration import (
     FACE_CHANGE_TEXT,
     PASS_HAND_TEXT,
@@ -106,6 +112,7 @@ from dudo.terminal.narration import (
     option_text,
     rules_label,
 )
+from dudo.terminal.review import show_hint, show_review
 
 __all__ = [
     "BOT_NAMES",
@@ -134,7 +141,8 @@ BOT_PAUSE = 0.6
 SHOWN_BIDS = 5
 
 _COMMANDS_HELP = (
-    "Commands: ? or help (your options explained), moves or all (every legal action), "
+    "Commands: ? or help (your options explained), hint or odds (the odds from what you "
+    "see), moves or all (every legal action), "
     "rules (the rules in play), table (the table again), quit (stop; the game is saved)."
 )
 _YES = frozenset({"y", "yes", "s", "si", "sí"})
@@ -182,6 +190,7 @@ def play_command(
     record_dir: Path | None = None,
     console: Console,
     input_fn: InputFn | None = None,
+    reviewer: str | None = REVIEWER,
 ) -> int:
     """Play one game of Dudo on ``console``: you in seat 0 against ``players - 1`` bots of
     level ``bots``, under the preset ``rules_name`` with the ``OPTION=VALUE`` house rules in
@@ -191,6 +200,7 @@ def play_command(
     ``input_fn(prompt)`` reads your lines (default: the terminal through ``console.input``,
     echoing the line when standard input is not a terminal so a piped game reads as a
     transcript). The record is saved in ``record_dir`` (default :func:`default_record_dir`).
+    ``reviewer``: the bot level of the after-game review (None: no review).
 
     Returns the exit code: 0 the game ended or you quit (also at end of input), 1 the record
     could not be saved, 2 bad options, 130 interrupted (Ctrl-C).
@@ -202,6 +212,8 @@ def play_command(
             seat: make_bot(bots, random.Random(f"dudo-play-bot:{setup.seed}:{seat}"))
             for seat in range(1, players)
         }
+        if reviewer is not None:
+            make_bot(reviewer, random.Random(0))  # an unknown level is a bad option
     except DudoError as exc:
         console.print(Text(f"error: {exc}", style="red"), soft_wrap=True)
         return 2
@@ -218,6 +230,7 @@ def play_command(
             lang=setup.lang,
             preset_name=setup.preset,
             seed=setup.seed,
+            reviewer=reviewer,
         )
     except EOFError:
         console.print()
@@ -245,11 +258,13 @@ def play_game(
     lang: str = "en",
     preset_name: str | None = None,
     seed: int | None = None,
+    reviewer: str | None = REVIEWER,
 ) -> str:
     """Play ``game`` on ``console`` from where it stands: you in seat 0 (reading your lines
     with ``input_fn``), ``bots[seat]`` in every other seat. ``names`` are the seats' display
     names (default "You", "Ana", "Beto", ...); ``preset_name`` and ``seed`` are shown in the
-    opening lines only.
+    opening lines only. When the game ends or you quit, a ``reviewer`` bot reviews your
+    riskiest decisions (None: no review).
 
     Returns ``"finished"`` when the game is over, ``"quit"`` when you quit. End of input
     (:class:`EOFError`) and Ctrl-C (:class:`KeyboardInterrupt`) propagate: the game keeps
@@ -262,13 +277,17 @@ def play_game(
     if missing:
         raise DudoError(f"bots: no bot for seat(s) {missing}")
     screen = _Screen(game, shown, bots, console, input_fn, lang, preset_name, seed)
+    status = "finished"
     try:
         screen.run()
     except _Quit as stop:
         console.print()
         console.print(Text(stop.message, style="yellow"))
-        return stop.status
-    return "finished"
+        status = stop.status
+    if reviewer is not None:
+        riskiest = review(screen.decisions, level=reviewer, seed=seed or 0)
+        show_review(screen, riskiest, len(screen.decisions))
+    return status
 
 
 def _default_names(you: str, players: int) -> tuple[str, ...]:
@@ -393,6 +412,7 @@ class _Screen(Narrator):
         self.read = read
         self.pause = BOT_PAUSE if console.is_terminal else 0.0
         self.seen_events = 0
+        self.decisions: list[Decision] = []  # yours, with the view you had, for the review
 
     # ------------------------------------------------------------------ output helpers
 
@@ -443,6 +463,7 @@ class _Screen(Narrator):
             and self.ask_out_of_turn(v)
         ):
             self.push(mine)
+            self.decisions.append(Decision(v, mine))
             self.narrate()
             return
         for seat in self.play_sequence(v, v.bidder):
@@ -503,6 +524,7 @@ class _Screen(Narrator):
             if problem is None:
                 try:
                     self.push(action)
+                    self.decisions.append(Decision(v, action))
                     return
                 except IllegalActionError as exc:
                     problem = str(exc)
@@ -529,6 +551,8 @@ class _Screen(Narrator):
         word = text.strip().lower()
         if word in ("?", "help", "h"):
             self.help(v)
+        elif word in ("hint", "odds"):
+            show_hint(self, v)
         elif word in ("moves", "all"):
             self.all_moves(v)
         elif word == "rules":
@@ -563,7 +587,7 @@ class _Screen(Narrator):
         self.line(
             "Type a bid (5x3, five trains), a call ("
             + ", ".join(format_action(a, self.lang) for a in self.call_kinds())
-            + "), ? for help, or quit.",
+            + "), ? for help, hint for the odds, or quit.",
             indent=0,
         )
 

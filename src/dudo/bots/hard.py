@@ -1,0 +1,142 @@
+"""The strong player ("hard"): the solver's equilibrium strategy where a solver book covers
+the position, and elsewhere a one-round lookahead on inferred beliefs.
+
+The lookahead (:class:`LookaheadBot`) judges each action by the chance that it costs this
+player a die:
+
+- calling the standing bid loses if the bid is true;
+- a raise loses if the next player calls it and it is false. The next player's answer is
+  predicted from the same bidding model the beliefs use (:class:`~dudo.bots.beliefs.BidModel`:
+  a player calls a bid that their own dice make unlikely), over the posterior of what they
+  hold, and jointly with whether the bid is then false. If they raise instead, the round
+  goes on: that costs ``continuation`` (a tuned constant, smaller with more players, who
+  may call each other first);
+- spot-on loses if the count is not exactly right, doubting a pass if the pass was honest,
+  and passing with a real pass hand only costs the continuation.
+
+It takes the action with the smallest expected loss. Rules it has no model for (revealing
+and rerolling, choosing the obliging round's visibility, bluffed passes, out-of-turn calls)
+are decided as the inferring player (:class:`~dudo.bots.medium.MediumBot`) decides them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import numpy as np
+
+from dudo.bots.beliefs import BeliefOdds, Beliefs, BidModel, Floats, Ints, binomial_tail
+from dudo.bots.medium import MediumBot
+from dudo.bots.probability import _holds_pass_hand, pass_credibility
+from dudo.bots.solver_bot import SolverBot
+from dudo.engine.actions import Action, Bid, Call, DoubtPass, Pass, SpotOn
+from dudo.engine.errors import DudoError
+from dudo.engine.view import PlayerView
+
+
+class LookaheadBot(MediumBot):
+    """One-round lookahead against the inferred bidding model (see the module docstring).
+
+    ``continuation`` is the expected loss charged when the next player raises rather than
+    calls, heads-up; with more players it is divided by the other players still in.
+    ``call_threshold`` is where the predicted answer turns from raising to calling: the
+    chance of the bid, as the next player's own dice make it. Both were tuned in play
+    against the lower levels (a player who rarely calls makes a low threshold pay off,
+    and raising is then cheap: most rounds end with a call of a bid made too high).
+    """
+
+    name: str = "hard"
+
+    def __init__(
+        self,
+        rng: random.Random,
+        *,
+        model: BidModel | None = None,
+        continuation: float = 0.0,
+        call_threshold: float = 0.2,
+    ) -> None:
+        super().__init__(rng, model=model)
+        self.continuation = continuation
+        self.call_threshold = call_threshold
+
+    def choose(self, view: PlayerView) -> Action:
+        legal = view.legal_actions
+        if not legal:
+            raise DudoError(f"player {view.viewer} has no legal action now")
+        me = view.viewer
+        if len(legal) == 1 or me is None or not view.my_turn:
+            return super().choose(view)
+        beliefs = Beliefs(view, self.model)
+        nxt = view.next_player(me)
+        if nxt == me or beliefs.weights[nxt] is None:
+            return super().choose(view)  # nobody to predict (their dice are all seen)
+        odds = BeliefOdds(beliefs)
+        live = sum(1 for n in view.dice_counts if n > 0)
+        later = self.continuation / max(live - 1, 1)
+        bids = [a for a in legal if type(a) is Bid]
+        best: tuple[float, int] | None = None
+        choice: Action | None = None
+        losses = self._raise_losses(beliefs, nxt, bids, later)
+        for index, action in enumerate(legal):
+            loss: float | None
+            if type(action) is Bid:
+                loss = losses[action]
+            elif isinstance(action, Call):
+                loss = odds.at_least(view.standing_bid) if view.standing_bid else None
+            elif isinstance(action, SpotOn) and view.standing_bid is not None:
+                loss = 1.0 - odds.exactly(view.standing_bid)
+            elif isinstance(action, DoubtPass) and view.passer is not None:
+                loss = pass_credibility(view, view.passer)
+            elif isinstance(action, Pass) and _holds_pass_hand(view):
+                loss = later * (1.0 - self.model.pass_bluff)
+            else:
+                loss = None  # reveal-and-reroll, bluffed passes: not modelled here
+            if loss is None:
+                continue
+            key = (loss, index)
+            if best is None or key < best:
+                best, choice = key, action
+        if choice is None:
+            return super().choose(view)
+        return choice
+
+    def _raise_losses(
+        self, beliefs: Beliefs, nxt: int, bids: Sequence[Bid], later: float
+    ) -> dict[Bid, float]:
+        """The expected loss of each raise, all bids on one face at once."""
+        weights = beliefs.weights[nxt]
+        assert weights is not None
+        model = self.model
+        by_face: dict[int, list[int]] = {}
+        for bid in bids:
+            by_face.setdefault(bid.face, []).append(bid.quantity)
+        out: dict[Bid, float] = {}
+        for face, listed in by_face.items():
+            quantities: Ints = np.array(listed, dtype=np.int64)
+            # The next player's call, as the model predicts it from each hand they may hold.
+            judged = beliefs.judged_by(nxt, face, quantities)
+            calls: Floats = 1.0 / (1.0 + np.exp(model.sharpness * (judged - self.call_threshold)))
+            # Whether the bid is false given that hand: everyone else's dice convolved.
+            rest = beliefs.count_distribution(face, without=nxt)
+            below = np.concatenate(([0.0], np.cumsum(rest)))  # below[m] = P(rest < m)
+            need = quantities[None, :] - beliefs.own_counts(nxt, face)[:, None]
+            false = below[np.clip(need, 0, len(below) - 1)]
+            call_and_false = weights @ (calls * false)
+            call = weights @ calls
+            loss = call_and_false + (1.0 - call) * later
+            for quantity, value in zip(listed, loss, strict=True):
+                out[Bid(quantity, face)] = float(value)
+        return out
+
+
+class HardBot(SolverBot):
+    """The solver book's strategy where one covers the position, else :class:`LookaheadBot`."""
+
+    name: str = "hard"
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng, fallback=LookaheadBot(rng))
+
+
+__all__ = ["HardBot", "LookaheadBot", "binomial_tail"]

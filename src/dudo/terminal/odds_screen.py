@@ -1,0 +1,142 @@
+"""``dudo odds``: the exact chance of a bid from your dice, printed for people.
+
+The numbers come from :func:`dudo.odds.bid_odds`; this module reads the command line's
+text (a bid in any notation, dice as ``1,3,3,5,6``) and prints the answer: the chance the
+bid is true and exactly right, then a table with each face's expected count and its highest
+bid that is at least even money, with the bid one higher. Exit codes: 0, or 2 for bad input
+(one line saying what was wrong).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from fractions import Fraction
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from dudo.engine.actions import Bid
+from dudo.engine.errors import DudoError
+from dudo.engine.rules import rules_from_settings
+from dudo.notation import LANGUAGES, face_name, format_action, parse_action
+from dudo.odds import BidOdds, bid_odds, format_chance
+from dudo.terminal.narration import rules_label
+from dudo.terminal.review import counting_text
+
+__all__ = ["odds_command", "parse_dice"]
+
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def parse_dice(what: str, text: str | None) -> tuple[int, ...]:
+    """Dice (or dice counts) written as ``1,3,3,5,6`` or with spaces; empty or None: none."""
+    if text is None:
+        return ()
+    dice = []
+    for token in _SEPARATORS.split(text.strip()):
+        if not token:
+            continue
+        if not token.isdigit():
+            raise DudoError(f"{what}: {token!r} is not a whole number; write them like 1,3,3,5,6")
+        dice.append(int(token))
+    return tuple(dice)
+
+
+def odds_command(
+    bid_words: Sequence[str],
+    *,
+    dice: str | None = None,
+    unknown: int | None = None,
+    others: str | None = None,
+    revealed: str | None = None,
+    rules_name: str = "dudo",
+    settings: Sequence[str] = (),
+    obliging: bool = False,
+    exact: bool = False,
+    lang: str = "en",
+    console: Console,
+) -> int:
+    """Print the odds of the bid in ``bid_words`` (joined by spaces; none: every face's
+    expected count and likeliest bids). Returns the exit code: 0, or 2 for bad input."""
+    try:
+        if lang not in LANGUAGES:
+            raise DudoError(f"unknown language {lang!r}; languages are {', '.join(LANGUAGES)}")
+        rules = rules_from_settings(rules_name, settings)
+        text = " ".join(bid_words).strip()
+        bid = _bid(text, rules.faces) if text else None
+        counts = None if others is None else parse_dice("--others", others)
+        yours = parse_dice("--dice", dice)
+        seen = parse_dice("--revealed", revealed)
+        odds = bid_odds(
+            rules, yours, unknown, others=counts, revealed=seen, obliging=obliging, bid=bid
+        )
+    except DudoError as exc:
+        console.print(Text(f"error: {exc}", style="red"), soft_wrap=True)
+        return 2
+    label = rules_label(rules, rules_name.strip().lower())
+    console.print(
+        Text(
+            f"Your dice: {_dice_text(yours)}"
+            + (f"; seen: {_dice_text(seen)}" if seen else "")
+            + f"; unknown dice: {odds.unknown}; rules {label}; "
+            f"{counting_text(odds.counting, obliging)}."
+        ),
+        soft_wrap=True,
+    )
+    _show(console, odds, exact, lang)
+    return 0
+
+
+def _bid(text: str, faces: int) -> Bid:
+    action = parse_action(text, faces)
+    if not isinstance(action, Bid):
+        raise DudoError(f"{text!r} is not a bid; give one such as 5x3 or 'five trains'")
+    return action
+
+
+def _dice_text(dice: Sequence[int]) -> str:
+    return " ".join(str(d) for d in dice) or "none"
+
+
+def _show(console: Console, odds: BidOdds, exact: bool, lang: str) -> None:
+    bid = odds.bid
+    if bid is not None and odds.probability is not None and odds.spot_on is not None:
+        words = format_action(bid, lang, "long")
+        line = Text(f"{bid} ({words}) is true: ", style="bold")
+        line.append(format_chance(odds.probability), style="bold green")
+        if exact:
+            line.append(f"  = {_fraction(odds.probability)}")
+        console.print(line, soft_wrap=True)
+        line = Text("Exactly right (spot on): ")
+        line.append(format_chance(odds.spot_on), style="bold")
+        if exact:
+            line.append(f"  = {_fraction(odds.spot_on)}")
+        console.print(line, soft_wrap=True)
+    table = Table(title=None, show_edge=False, pad_edge=False)
+    table.add_column("Face")
+    table.add_column("Expected", justify="right")
+    table.add_column("Highest bid ≥50%", justify="right")
+    table.add_column("Chance", justify="right")
+    table.add_column("One more", justify="right")
+    table.add_column("Chance", justify="right")
+    for face in odds.faces:
+        expected = odds.expected[face]
+        shown = f"{float(expected):.2f}" + (f" = {_fraction(expected)}" if exact else "")
+        best = odds.likeliest(face)
+        higher = Bid((best[0].quantity if best else 0) + 1, face)
+        row = [
+            f"{face} {face_name(face, lang, plural=True)}",
+            shown,
+            str(best[0]) if best else "-",
+            format_chance(best[1]) if best else "",
+            str(higher),
+            format_chance(odds.at_least(higher)),
+        ]
+        table.add_row(*row, style="bold" if bid is not None and face == bid.face else "")
+    console.print(table)
+
+
+def _fraction(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else str(value)
