@@ -259,6 +259,74 @@ def _start(text: str) -> tuple[int, int]:
     return int(first), int(second)
 
 
+@app.command()
+def arena(
+    bots: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="BOT",
+            help="Bot specs (random, easy, ...). With fewer bots than --players the first "
+            "takes one seat and the others fill the rest in turn: `hard easy --players 4` "
+            "is hard against three easy.",
+        ),
+    ],
+    games: Annotated[int, typer.Option(help="Games to play.")] = 100,
+    rules: Annotated[str, typer.Option("--rules", help="Preset: see `dudo rules`.")] = "dudo",
+    settings: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="House rule OPTION=VALUE (repeatable)."),
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option(help="Seats at the table (default: one per bot given).")
+    ] = None,
+    dice: Annotated[
+        int | None, typer.Option(help="Dice per player (the rules' dice_per_player).")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the whole run (default: drawn and printed).")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="Worker processes (default: one per core).")
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder for records, summary.json and results.png "
+            "(default: a new folder under $DUDO_HOME/arena)."
+        ),
+    ] = None,
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            "--ray", metavar="ADDRESS", help="Play on this Ray cluster (needs the ray extra)."
+        ),
+    ] = None,
+    max_rounds: Annotated[
+        int, typer.Option(help="Stop a game after this many rounds; it counts as unfinished.")
+    ] = 1000,
+    chart: Annotated[bool, typer.Option("--chart/--no-chart", help="Draw results.png.")] = True,
+) -> None:
+    """Play many games between bots (seats rotated) and report win rates, ratings and speed."""
+    from dudo.arena.command import arena_command
+
+    code = arena_command(
+        bots=bots,
+        games=games,
+        rules=rules,
+        settings=settings or [],
+        players=players,
+        dice=dice,
+        seed=seed,
+        workers=workers,
+        out=out,
+        ray_address=ray_address,
+        max_rounds=max_rounds,
+        chart=chart,
+        console=Console(),
+    )
+    raise typer.Exit(code)
+
+
 @app.command("rules")
 def rules_command(
     preset_name: Annotated[

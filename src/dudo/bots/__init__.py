@@ -5,10 +5,14 @@ Every bot implements :class:`Bot` (``name`` and ``choose(view)``); the ones here
 ``wants_out_of_turn_call(view)`` for out-of-turn calls under ``cruzado``
 (:class:`OutOfTurnCaller`, :func:`out_of_turn_call`). A bot draws its randomness from the
 ``random.Random`` it is built with, so a seeded game between bots replays exactly.
-:func:`make_bot` builds a bot by level name: ``random``, ``easy`` (alias ``probability``),
-``solver`` (:class:`~dudo.bots.solver_bot.SolverBot`: a solver book's equilibrium strategy
-in the heads-up rounds the book covers, ``easy`` elsewhere; imported on first use, as it
-needs numpy).
+:func:`make_bot` builds a bot by level name, weakest first: ``random``, ``easy`` (alias
+``probability``: :class:`ProbabilityBot`, exact odds on fair dice), ``medium``
+(:class:`~dudo.bots.medium.MediumBot`: the same decisions on beliefs inferred from the bids,
+:mod:`dudo.bots.beliefs`), ``hard`` (alias ``solver``: :class:`~dudo.bots.hard.HardBot`, a
+solver book's equilibrium where one applies, else a one-round lookahead on those beliefs);
+or ``cmd:COMMAND`` for an outside program speaking the JSON-lines protocol
+(:mod:`dudo.bots.protocol`). The numpy-based levels are imported on first use.
+:mod:`dudo.bots.match` is the loop that lets bots play a game.
 """
 
 from __future__ import annotations

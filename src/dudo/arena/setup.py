@@ -1,0 +1,195 @@
+"""What an arena run is asked to do (:class:`ArenaConfig`), the lineup of bots at the table,
+the seeds, and the checked plan (:class:`ArenaPlan`) built before anything is played or
+written."""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import platformdirs
+
+from dudo.bots import make_bot
+from dudo.bots.match import MAX_ROUNDS
+from dudo.engine.errors import DudoError, RulesError
+from dudo.engine.game import Game
+from dudo.engine.rules import Rules, rules_from_settings
+
+#: Environment variable naming the program's data directory (arena runs go in ``arena/``).
+HOME_ENV = "DUDO_HOME"
+
+
+class ArenaError(DudoError):
+    """Bad arena input (bots, options, output folder, Ray), found before anything is played."""
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """An arena run as asked for (the ``dudo arena`` options).
+
+    ``bots`` are bot specs for :func:`dudo.bots.make_bot`. ``players`` defaults to the
+    number of bots; with fewer bots than players see :func:`lineup`. ``dice`` sets the
+    rules' ``dice_per_player``. ``seed`` None draws one (kept in the result). ``workers``
+    None uses every core. ``out`` None writes to a new folder under
+    ``$DUDO_HOME/arena``; ``save`` False writes nothing. ``ray_address`` runs the games on
+    that Ray cluster instead of local processes.
+    """
+
+    bots: tuple[str, ...]
+    games: int = 100
+    rules: str = "dudo"
+    settings: tuple[str, ...] = ()
+    players: int | None = None
+    dice: int | None = None
+    seed: int | None = None
+    workers: int | None = None
+    out: Path | None = None
+    save: bool = True
+    ray_address: str | None = None
+    max_rounds: int = MAX_ROUNDS
+    chart: bool = True
+
+
+@dataclass(frozen=True)
+class ArenaPlan:
+    """A checked :class:`ArenaConfig`: everything a run needs, nothing yet played or written."""
+
+    config: ArenaConfig
+    rules: Rules
+    preset: str
+    lineup: tuple[str, ...]  # the bot of each seat in game 1; game n rotates it by n - 1
+    bots: tuple[str, ...]  # the distinct bots, in lineup order
+    seed: int
+    workers: int
+    out: Path | None  # None: nothing is written
+
+    @property
+    def players(self) -> int:
+        return len(self.lineup)
+
+    @property
+    def games(self) -> int:
+        return self.config.games
+
+
+def lineup(bots: Sequence[str], players: int) -> tuple[str, ...]:
+    """The bot of each seat: the first bot takes one seat and the other bots fill the rest
+    in turn (``hard easy`` for 4 players: hard, easy, easy, easy; ``a b c``: a, b, c, b).
+    A single bot fills every seat. More bots than seats is an error."""
+    if not bots:
+        raise ArenaError("no bots given; name at least one, e.g. `dudo arena hard easy`")
+    if players < 2:
+        raise ArenaError(f"players: {players}; a game needs at least 2 players")
+    if len(bots) > players:
+        raise ArenaError(
+            f"{len(bots)} bots for {players} players: give at most {players} bots or raise --players"
+        )
+    first, others = bots[0], list(bots[1:]) or [bots[0]]
+    return (first, *(others[i % len(others)] for i in range(players - 1)))
+
+
+def seats_of_game(lineup: Sequence[str], number: int) -> tuple[str, ...]:
+    """The bot of each seat in game ``number`` (1, 2, ...): the lineup rotated by
+    ``number - 1``, so that over each block of ``players`` games every lineup entry sits in
+    every seat once."""
+    n = len(lineup)
+    shift = (number - 1) % n
+    return tuple(lineup[(seat - shift) % n] for seat in range(n))
+
+
+def chance_seed(seed: int, number: int, players: int) -> str:
+    """The dice seed of game ``number``: shared by the ``players`` games of its rotation
+    block, so each bot of the lineup gets the same dice (and seat roll) from each seat."""
+    return f"dudo-arena:{seed}:{(number - 1) // players}"
+
+
+def bot_seed(seed: int, number: int, seat: int) -> str:
+    """The seed of the bot in ``seat`` of game ``number``."""
+    return f"dudo-arena-bot:{seed}:{number}:{seat}"
+
+
+def default_arena_dir(now: datetime | None = None) -> Path:
+    """A new folder name for a run: ``$DUDO_HOME/arena/<timestamp>`` when ``DUDO_HOME`` is
+    set and not empty, else ``arena/<timestamp>`` in the user's data directory for ``dudo``
+    (a ``-2``, ``-3``, ... suffix when the name is taken)."""
+    home = os.environ.get(HOME_ENV, "").strip()
+    base = Path(home).expanduser() if home else Path(platformdirs.user_data_dir("dudo"))
+    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    path = base / "arena" / stamp
+    suffix = 2
+    while path.exists():
+        path = base / "arena" / f"{stamp}-{suffix}"
+        suffix += 1
+    return path
+
+
+def _check_bot(spec: str) -> None:
+    """Build the bot once, so an unknown spec fails before any game (closing it again:
+    an external program is started by building it)."""
+    bot = make_bot(spec, random.Random(0))
+    close = getattr(bot, "close", None)
+    if callable(close):
+        close()
+
+
+def _check_out(out: Path) -> None:
+    if out.exists() and not out.is_dir():
+        raise ArenaError(f"--out {out} is a file, not a folder")
+    if out.is_dir() and any(out.iterdir()):
+        raise ArenaError(f"--out {out} already holds files; choose a new or empty folder")
+
+
+def _positive(name: str, value: int | None) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise ArenaError(f"{name}: {value!r} is not a positive whole number")
+
+
+def plan(config: ArenaConfig) -> ArenaPlan:
+    """Check ``config`` and settle its defaults; raise :class:`ArenaError` (or the engine's
+    :class:`DudoError`) naming the first problem. Nothing is written."""
+    _positive("--games", config.games)
+    _positive("--players", config.players)
+    _positive("--workers", config.workers)
+    _positive("--max-rounds", config.max_rounds)
+    specs = tuple(spec.strip() for spec in config.bots)
+    if any(not spec for spec in specs):
+        raise ArenaError("a bot spec is empty")
+    settings = list(config.settings)
+    if config.dice is not None:
+        _positive("--dice", config.dice)
+        settings.append(f"dice_per_player={config.dice}")
+    try:
+        rules = rules_from_settings(config.rules, settings)
+    except RulesError as exc:
+        if config.dice is not None and str(exc).startswith("pass_hands"):
+            raise ArenaError(
+                f"{exc}; with --dice {config.dice} add --set pass_hands=none"
+            ) from None
+        raise
+    seats = lineup(specs, config.players if config.players is not None else len(specs))
+    Game(rules, len(seats), seed=0)  # the engine says whether these rules seat this many
+    distinct = tuple(dict.fromkeys(seats))
+    for spec in distinct:
+        _check_bot(spec)
+    if config.seed is not None and (isinstance(config.seed, bool) or config.seed < 0):
+        raise ArenaError(f"--seed: {config.seed!r} is not a whole number 0 or more")
+    seed = config.seed if config.seed is not None else secrets.randbelow(10**9)
+    out: Path | None = None
+    if config.save:
+        out = config.out if config.out is not None else default_arena_dir()
+        _check_out(out)
+    return ArenaPlan(
+        config=config,
+        rules=rules,
+        preset=config.rules.strip().lower(),
+        lineup=seats,
+        bots=distinct,
+        seed=seed,
+        workers=config.workers if config.workers is not None else (os.cpu_count() or 1),
+        out=out,
+    )

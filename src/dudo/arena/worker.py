@@ -1,0 +1,173 @@
+"""Playing arena games where the work is done (a local worker process or a Ray task): a
+chunk of games in, compact picklable outcomes out, each with its game record."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from dudo.arena.setup import bot_seed, chance_seed, seats_of_game
+from dudo.bots import Bot, make_bot
+from dudo.bots.match import MatchResult, Timings, play_game
+from dudo.engine.events import Eliminated
+from dudo.engine.game import Game
+from dudo.engine.rules import from_mapping
+from dudo.records import PlayerInfo, record_of
+
+
+class ArenaGameError(Exception):
+    """A game could not be played (a bot failed); the message names the game and the bot."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkTask:
+    """Games ``first``..``last`` (inclusive) of a run. Rules travel as their option values."""
+
+    rules: dict[str, Any]
+    preset: str
+    lineup: tuple[str, ...]
+    seed: int
+    first: int
+    last: int
+    max_rounds: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """One arena game, played.
+
+    ``ranks[seat]`` is the finishing place (1 = the winner, then the players in reverse
+    order of elimination); ``winner`` and ``ranks`` are None for a game stopped at the
+    round cap. ``decision_seconds[seat]`` lists how long that seat's bot took per decision.
+    """
+
+    number: int
+    seats: tuple[str, ...]
+    winner: int | None
+    ranks: tuple[int, ...] | None
+    rounds: int
+    decision_seconds: tuple[tuple[float, ...], ...]
+    record: dict[str, Any]
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    def summary(self) -> dict[str, Any]:
+        """The game as JSON data, without the record and the timings."""
+        return {
+            "game": self.number,
+            "seats": list(self.seats),
+            "finished": self.finished,
+            "winner": self.winner,
+            "winner_bot": None if self.winner is None else self.seats[self.winner],
+            "ranks": None if self.ranks is None else list(self.ranks),
+            "rounds": self.rounds,
+            "decisions": [len(times) for times in self.decision_seconds],
+        }
+
+
+def finishing_ranks(game: Game) -> tuple[int, ...] | None:
+    """Each seat's place in a finished game: the winner 1, the last player eliminated 2, and
+    so on (one player loses per round, so places never tie). None if not finished."""
+    if game.winner is None:
+        return None
+    ranks = [0] * game.players
+    ranks[game.winner] = 1
+    out = [e.player for e in game.events if isinstance(e, Eliminated)]
+    for place, player in enumerate(reversed(out), start=2):
+        ranks[player] = place
+    return tuple(ranks)
+
+
+def _close(bots: Sequence[Bot]) -> None:
+    for bot in bots:
+        close = getattr(bot, "close", None)
+        if callable(close):
+            close()
+
+
+def _play(
+    task: ChunkTask, number: int, seats: Sequence[str], game: Game, timings: Timings
+) -> MatchResult:
+    bots: list[Bot] = []
+    try:
+        for seat, spec in enumerate(seats):
+            bots.append(make_bot(spec, random.Random(bot_seed(task.seed, number, seat))))
+        return play_game(game, bots, max_rounds=task.max_rounds, on_decision=timings)
+    except Exception as exc:  # a bot failed: say which game, keep it picklable
+        which = f"game {number}" if number else "the warm-up game"
+        raise ArenaGameError(f"{which}: {type(exc).__name__}: {exc}") from None
+    finally:
+        _close(bots)
+
+
+#: The runs (rules and lineup) this process has warmed up for.
+_warmed: set[str] = set()
+
+
+def warm_up(task: ChunkTask) -> None:
+    """Play one uncounted game (number 0) with the lineup, once per process and run, so that
+    the decision times measured afterwards do not include filling caches (bid tables,
+    imports, a bot's precomputation)."""
+    key = json.dumps([task.rules, task.lineup, task.seed], sort_keys=True)
+    if key in _warmed:
+        return
+    players = len(task.lineup)
+    game = Game(from_mapping(task.rules), players, seed=f"dudo-arena-warm-up:{task.seed}")
+    _play(task, 0, task.lineup, game, Timings())
+    _warmed.add(key)
+
+
+def play_one(task: ChunkTask, number: int) -> GameOutcome:
+    """Play game ``number`` of the run ``task`` belongs to."""
+    rules = from_mapping(task.rules)
+    seats = seats_of_game(task.lineup, number)
+    players = len(seats)
+    game = Game(rules, players, seed=chance_seed(task.seed, number, players))
+    timings = Timings()
+    result = _play(task, number, seats, game, timings)
+    names = _seat_names(seats)
+    record = record_of(
+        game,
+        players=[
+            PlayerInfo(name, "bot", bot=spec) for name, spec in zip(names, seats, strict=True)
+        ],
+        meta={
+            "program": "dudo arena",
+            "game": number,
+            "seed": task.seed,
+            "status": "finished" if result.finished else "stopped at the round cap",
+        },
+        preset=task.preset,
+    )
+    return GameOutcome(
+        number=number,
+        seats=seats,
+        winner=result.winner,
+        ranks=finishing_ranks(game),
+        rounds=game.round_number,
+        decision_seconds=tuple(tuple(timings.by_seat.get(s, ())) for s in range(players)),
+        record=record,
+    )
+
+
+def _seat_names(seats: Sequence[str]) -> list[str]:
+    """Display names: the spec, numbered when several seats hold the same bot."""
+    total = {spec: seats.count(spec) for spec in seats}
+    seen: dict[str, int] = {}
+    names = []
+    for spec in seats:
+        seen[spec] = seen.get(spec, 0) + 1
+        names.append(spec if total[spec] == 1 else f"{spec} {seen[spec]}")
+    return names
+
+
+def play_chunk(task: ChunkTask) -> list[GameOutcome]:
+    """Play the games of ``task`` in order (the unit of work of a worker or Ray task),
+    after this process's warm-up game."""
+    warm_up(task)
+    return [play_one(task, number) for number in range(task.first, task.last + 1)]

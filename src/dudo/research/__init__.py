@@ -1,0 +1,72 @@
+"""Research interfaces: Dudo as a PettingZoo multi-agent environment, a Gymnasium
+single-agent environment (one seat against bots) and an OpenSpiel game.
+
+This package owns the translation of a game into learning interfaces: a fixed integer
+encoding of actions (:mod:`.actions`), a fixed-length observation vector built only from a
+player's view (:mod:`.observation`), one decider at a time with out-of-turn polls under
+``cruzado`` (:mod:`.turns`), and the three environments (:mod:`.pettingzoo_env`,
+:mod:`.gym_env`, :mod:`.openspiel_game`). It decides no rule: legal actions, outcomes and
+what each player sees come from :mod:`dudo.engine`; bots come from :mod:`dudo.bots`.
+
+PettingZoo, Gymnasium and OpenSpiel are an optional extra (``pip install 'dudo[research]'``),
+imported only by the module that needs them, so ``import dudo`` and this package work
+without them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+from types import ModuleType
+
+from dudo.engine import Rules
+from dudo.engine.rules import parse_assignment, rules_from_settings
+from dudo.research.actions import NO_CALL, ActionEncoding
+from dudo.research.observation import ObservationLayout
+from dudo.research.turns import Turns
+
+__all__ = [
+    "NO_CALL",
+    "ActionEncoding",
+    "MissingExtraError",
+    "ObservationLayout",
+    "Turns",
+    "missing_extra",
+    "require",
+    "resolve_rules",
+]
+
+INSTALL_HINT = "pip install 'dudo[research]'"
+
+
+class MissingExtraError(ImportError):
+    """A research interface needs a package of the ``research`` extra that is not installed."""
+
+
+def missing_extra(package: str, what: str) -> MissingExtraError:
+    """The error for ``what`` when ``package`` cannot be imported: it names the install command."""
+    return MissingExtraError(
+        f"{what} needs the package {package!r}, which is not installed: {INSTALL_HINT}"
+    )
+
+
+def require(module: str, what: str) -> ModuleType:
+    """Import ``module`` or raise :class:`MissingExtraError` naming the install command."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        raise missing_extra(module.split(".")[0], what) from error
+
+
+def resolve_rules(rules: Rules | str, settings: Iterable[str] | str = ()) -> Rules:
+    """Rules from a preset name (or a ``Rules`` value) and ``OPTION=VALUE`` house rules
+    (a list, or one string of them separated by spaces or semicolons: commas belong to
+    values such as ``pass_hands=full_house,five_kind``)."""
+    if isinstance(settings, str):
+        settings = [part for part in settings.replace(";", " ").split() if part]
+    settings = list(settings)
+    if isinstance(rules, Rules):
+        if not settings:
+            return rules
+        return rules.with_options(**dict(parse_assignment(text) for text in settings))
+    return rules_from_settings(rules, settings)

@@ -1,0 +1,158 @@
+"""The OpenSpiel game ``python_dudo``: OpenSpiel's random simulation test over presets,
+house rules and 2 to 8 players; chance nodes; information states that hide other players'
+dice; and OpenSpiel's CFR on a tiny game, whose value must match our own solver's and
+OpenSpiel's built-in ``liars_dice``."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pyspiel
+import pytest
+from open_spiel.python import policy as policy_lib
+from open_spiel.python.algorithms import cfr, gambit
+
+from dudo.engine import preset
+from dudo.engine.errors import DudoError, RulesError
+from dudo.research.openspiel_game import GAME_NAME, load_game
+from dudo.solver import Position, build_round
+from dudo.solver.cfr import Algorithm, RoundSolver
+from dudo.solver.evaluate import evaluate
+
+TINY = "dice_per_player=1 faces=3 seating=fixed"
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "settings"),
+    [
+        ("liars-dice", 2, "dice_per_player=1 faces=3"),
+        ("dudo", 2, ""),
+        ("dudo", 3, "cruzado=true reveal_reroll=true"),
+        ("perudo", 6, "dice_per_player=2 spot_on_reward=cancel"),
+        ("cacho", 8, "dice_per_player=1 pass_hands=none"),
+        ("dudo-app", 4, "dice_per_player=3 oblige_visibility=obliger_chooses loss=difference"),
+    ],
+)
+def test_random_sim_test(rules: str, players: int, settings: str) -> None:
+    game = load_game(rules, players, settings)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_game_type_and_info() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"preset": "perudo", "players": 4})
+    kind = game.get_type()
+    assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert game.num_players() == 4
+    assert game.num_distinct_actions() == 20 * 6 + 7  # bids, then call .. no-call
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+    assert game.max_chance_outcomes() == 6
+
+
+def test_bad_parameters_are_refused() -> None:
+    with pytest.raises(DudoError, match=r"2\.\.8"):
+        load_game("dudo", 9)
+    with pytest.raises(DudoError, match="max_players=6"):
+        load_game("perudo", 7)
+    with pytest.raises(RulesError, match="unknown preset"):
+        load_game("bluff", 2)
+    with pytest.raises(RulesError, match="faces"):
+        load_game("dudo", 2, "faces=9")
+
+
+def _dealt(game: Any, dice: list[int]) -> Any:
+    """A new game's state after the chance nodes deal ``dice`` (one die each, in seat order)."""
+    state = game.new_initial_state()
+    for face in dice:
+        assert state.is_chance_node()
+        outcomes = dict(state.chance_outcomes())
+        assert outcomes == {f: pytest.approx(1 / 3) for f in range(3)}
+        state.apply_action(face - 1)
+    assert not state.is_chance_node()
+    return state
+
+
+def test_dice_are_chance_nodes_and_hidden_from_the_other_player() -> None:
+    game = load_game("liars-dice", 2, TINY)
+    first, second = _dealt(game, [2, 3]), _dealt(game, [2, 1])  # only player 1's die differs
+    for state in (first, second):
+        assert state.current_player() == 0  # fixed seating: player 0 opens
+        state.apply_action(3)  # 2x1: (2 - 1) * 3 faces + (1 - 1)
+    assert first.information_state_string(0) == second.information_state_string(0)
+    assert first.observation_string(0) == second.observation_string(0)
+    assert first.observation_tensor(0) == second.observation_tensor(0)
+    assert first.information_state_string(1) != second.information_state_string(1)
+    assert first.observation_tensor(1) != second.observation_tensor(1)
+    assert "[2]" in first.observation_string(0) and "[?]" in first.observation_string(0)
+
+
+def test_random_seating_is_drawn_seat_by_seat() -> None:
+    game = load_game("perudo", 3)  # random seating
+    state = game.new_initial_state()
+    assert [a for a, _ in state.chance_outcomes()] == [0, 1, 2]
+    state.apply_action(2)
+    assert [a for a, _ in state.chance_outcomes()] == [0, 1]
+    state.apply_action(0)
+    # The order is 2, 0, 1; now each player's five dice are rolled one at a time.
+    assert [a for a, _ in state.chance_outcomes()] == list(range(6))
+    for _ in range(15):
+        state.apply_action(5)
+    assert state.current_player() == 2
+
+
+def test_openspiel_cfr_runs_on_the_game() -> None:
+    game = load_game("liars-dice", 2, TINY)
+    solver = cfr.CFRPlusSolver(game)  # OpenSpiel's Python CFR+, straight on python_dudo
+    for _ in range(2):
+        solver.evaluate_and_update_policy()
+    average = policy_lib.python_policy_to_pyspiel_policy(solver.average_policy())
+    # Uniform random play is 0.51 exploitable in this game; two iterations go well below.
+    assert 0.0 < pyspiel.exploitability(game, average) < 0.3
+
+
+def _value_by_cfr(game: Any, iterations: int = 400) -> float:
+    """Player 0's value of ``game`` under CFR+ (OpenSpiel's C++ solver, run on the game
+    tree exported once through OpenSpiel's Gambit writer)."""
+    tree = pyspiel.load_efg_game(gambit.export_gambit(game))
+    solver = pyspiel.CFRPlusSolver(tree)
+    for _ in range(iterations):
+        solver.evaluate_and_update_policy()
+    average = solver.average_policy()
+    assert pyspiel.exploitability(tree, average) < 2e-4
+    value: float = pyspiel.expected_returns(tree.new_initial_state(), average, -1, True)[0]
+    return value
+
+
+def _value_by_our_solver(settings: dict[str, Any]) -> float:
+    round_ = build_round(preset("liars-dice", **settings), Position((1, 1)))
+    solver = RoundSolver(round_, Algorithm.DCFR)
+    for _ in range(1000):
+        solver.step()
+    return evaluate(round_, solver.average()).value
+
+
+@pytest.mark.parametrize("aces_rank", ["high", "low"])
+def test_the_game_value_matches_our_solver(aces_rank: str) -> None:
+    game = load_game("liars-dice", 2, f"{TINY} aces_rank={aces_rank}")
+    ours = _value_by_our_solver({"dice_per_player": 1, "faces": 3, "aces_rank": aces_rank})
+    value = _value_by_cfr(game)
+    assert value == pytest.approx(ours, abs=1e-3)
+    if aces_rank == "high":  # then it is OpenSpiel's own liars_dice as well
+        builtin = pyspiel.load_game("liars_dice", {"players": 2, "numdice": 1, "dice_sides": 3})
+        assert value == pytest.approx(_value_by_cfr(builtin), abs=1e-3)
+
+
+def test_a_game_cut_off_by_the_round_cap_is_a_draw() -> None:
+    game = load_game("dudo", 3, max_rounds=1)
+    state = game.new_initial_state()
+    rng = random.Random(4)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert state.returns() == [0.0, 0.0, 0.0]
+    assert "round" in str(state)
