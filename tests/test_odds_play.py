@@ -123,6 +123,9 @@ def test_hint_shows_the_odds_of_the_standing_bid(word: str, lang: str, aces: str
         raise_ = Bid(int(quantity), int(face))
         assert raise_ in view.legal_actions
         assert chance == format_chance(brute_force(view, raise_)[0])
+    advice = make_bot("hard", random.Random(view.round_number)).choose(view)
+    advised = format_action(advice, lang)
+    assert re.search(rf"hard would play {re.escape(advised)}\b", out)
     assert "Not understood" not in out
 
 

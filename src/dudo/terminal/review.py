@@ -8,14 +8,16 @@ game's language and the rest is English, like the rest of the screen. The number
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
+from dudo.bots import make_bot
 from dudo.bots.odds import Counting
 from dudo.engine.actions import CALL, Action, Bid, Call, DoubtPass, Pass, RevealBid, SpotOn
 from dudo.engine.view import PlayerView
 from dudo.notation import face_name, format_action
 from dudo.odds import format_chance, safest_bids, view_odds
-from dudo.review import ActionOdds, ReviewedDecision, hand_chance
+from dudo.review import REVIEWER, ActionOdds, ReviewedDecision, hand_chance
 from dudo.terminal.narration import Narrator
 
 __all__ = ["HINT_RAISES", "counting_text", "show_hint", "show_review"]
@@ -35,9 +37,9 @@ def counting_text(counting: Counting, obliging: bool = False) -> str:
     return "aces are not wild"
 
 
-def show_hint(screen: Narrator, view: PlayerView) -> None:
+def show_hint(screen: Narrator, view: PlayerView, adviser: str | None = REVIEWER) -> None:
     """The odds from ``view``: the standing bid's chances, the expected count of each face
-    and the safest bids."""
+    and the safest bids; then what the ``adviser`` bot level would play in this view."""
     odds = view_odds(view, view.standing_bid)
     known, unknown = len(odds.known), odds.unknown
     screen.line(
@@ -70,6 +72,9 @@ def show_hint(screen: Narrator, view: PlayerView) -> None:
             f"{view.dice_counts[passer]} dice{note} is a pass hand "
             f"{format_chance(hand_chance(view, passer))} of the time"
         )
+    if adviser is not None and view.my_turn and view.legal_actions:
+        advice = make_bot(adviser, random.Random(view.round_number)).choose(view)
+        screen.line(f"{adviser} would play {_what(screen, advice, view)}.")
 
 
 def show_review(screen: Narrator, reviewed: Sequence[ReviewedDecision], decisions: int) -> None:
