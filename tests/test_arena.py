@@ -4,6 +4,7 @@ seats rotated, every record written and replayable, and the numbers of the summa
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import ipaddress
 import json
@@ -385,12 +386,14 @@ def local_ray_head(env: dict[str, str]) -> Iterator[int]:
         "--include-dashboard=false", "--include-log-monitor=false", "--no-monitor",
         "--object-store-memory=100000000",
         "--disable-usage-stats", f"--temp-dir={temp}",
-        f"--ray-client-server-port={free_port()}",
         f"--dashboard-agent-listen-port={free_port()}",
         f"--dashboard-agent-grpc-port={free_port()}",
         f"--metrics-export-port={free_port()}",
         f"--runtime-env-agent-port={free_port()}",
     ]  # fmt: skip
+    if importlib.util.find_spec("grpc") is not None:
+        # Ray's client server starts only where its extra (ray[client]) is installed.
+        command.append(f"--ray-client-server-port={free_port()}")
     # Its own session: every Ray process it starts shares the process group we stop.
     starter = subprocess.Popen(
         command,
