@@ -16,15 +16,14 @@ import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache, lru_cache
-from typing import Any, Final, NoReturn
+from functools import cache
+from typing import Any, Final
 
 from dudo.engine.actions import Action, Bid, Call
-from dudo.engine.errors import DudoError, NotationError, RecordError
+from dudo.engine.errors import DudoError, RecordError
 from dudo.engine.events import EVENT_TYPES, Event
 from dudo.engine.view import PlayerView
-from dudo.notation import parse_action
-from dudo.records import parse_rules, strict_json
+from dudo.records import JsonChecks, canonical_action, parse_rules, show_value, strict_json
 
 #: The protocol version a driver and a bot agree on in the ``hello`` exchange.
 PROTOCOL_VERSION: Final = 1
@@ -71,21 +70,13 @@ class ProtocolError(DudoError):
     """A message (or a view, event or action in one) that is not valid in the protocol."""
 
 
-def _fail(path: str, why: str) -> NoReturn:
-    raise ProtocolError(f"{path}: {why}")
-
-
-def _show(value: Any) -> str:
-    """A value as an error message shows it: 'text', 12, true, null, a list, an object."""
-    if isinstance(value, str):
-        text = repr(value)
-    elif isinstance(value, dict):
-        text = "an object"
-    elif isinstance(value, list):
-        text = "a list" if value else "[]"
-    else:
-        text = json.dumps(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+_checks = JsonChecks(ProtocolError)
+_fail = _checks.fail
+_object = _checks.mapping
+_list = _checks.items
+_int = _checks.integer
+_text = _checks.text
+_seat = _checks.player
 
 
 # ---------------------------------------------------------------------------- writing
@@ -173,26 +164,8 @@ def loads_message(line: str | bytes) -> dict[str, Any]:
     except ValueError as exc:
         raise ProtocolError(f"not JSON: {exc}") from None
     if not isinstance(data, dict):
-        raise ProtocolError(f"a message is a JSON object, not {_show(data)}")
+        raise ProtocolError(f"a message is a JSON object, not {show_value(data)}")
     return data
-
-
-def _object(value: Any, path: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        _fail(path, f"{_show(value)} is not an object")
-    return value
-
-
-def _list(value: Any, path: str) -> list[Any]:
-    if not isinstance(value, list):
-        _fail(path, f"{_show(value)} is not a list")
-    return value
-
-
-def _int(value: Any, path: str, what: str = "a whole number") -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        _fail(path, f"{_show(value)} is not {what}")
-    return value
 
 
 def _count(value: Any, path: str) -> int:
@@ -204,59 +177,20 @@ def _count(value: Any, path: str) -> int:
 
 def _bool(value: Any, path: str) -> bool:
     if not isinstance(value, bool):
-        _fail(path, f"{_show(value)} is not true or false")
+        _fail(path, f"{show_value(value)} is not true or false")
     return value
-
-
-def _text(value: Any, path: str) -> str:
-    if not isinstance(value, str):
-        _fail(path, f"{_show(value)} is not text")
-    return value
-
-
-def _keys(obj: Mapping[str, Any], path: str, fields: tuple[str, ...]) -> None:
-    """Exactly ``fields``: the first unknown one, then the first missing one, is an error."""
-    for key in obj:
-        if key not in fields:
-            _fail(f"{path}.{key}", f"unknown field; {path} holds {', '.join(fields)}")
-    for key in fields:
-        if key not in obj:
-            _fail(f"{path}.{key}", "missing")
-
-
-@lru_cache(maxsize=8192)
-def _canonical_action(text: str, faces: int) -> Action | str:
-    """The action written as ``text`` in canonical notation, or why it is not one.
-    (Cached: the same few hundred texts come in every view.)"""
-    try:
-        action = parse_action(text, faces)
-    except NotationError as exc:
-        return str(exc)
-    if str(action) != text:
-        return f"{text!r} is not in the canonical notation; write {str(action)!r}"
-    return action
 
 
 def action_from_text(text: Any, path: str, faces: int) -> Action:
     """A canonical action (``5x3``, ``call``, ``5x3 reveal 3,3``...); a call reads as ``Call()``."""
-    found = _canonical_action(_text(text, path), faces)
-    if isinstance(found, str):
-        _fail(path, found)
-    return found
+    return _checks.action(text, path, faces)
 
 
 def _bid(value: Any, path: str, faces: int) -> Bid:
     action = action_from_text(value, path, faces)
     if not isinstance(action, Bid):
-        _fail(path, f"{_show(value)} is not a bid like '5x3'")
+        _fail(path, f"{show_value(value)} is not a bid like '5x3'")
     return action
-
-
-def _seat(value: Any, path: str, players: int) -> int:
-    player = _int(value, path, "a player number")
-    if not 0 <= player < players:
-        _fail(path, f"{player} is not a player (players are 0..{players - 1})")
-    return player
 
 
 def _seat_or_none(value: Any, path: str, players: int) -> int | None:
@@ -286,7 +220,7 @@ def _dice(value: Any, path: str, faces: int) -> tuple[int, ...]:
 
 def _choice(value: Any, path: str, choices: tuple[str, ...]) -> str:
     if not isinstance(value, str) or value not in choices:
-        _fail(path, f"{_show(value)} is not valid; use {' | '.join(choices)}")
+        _fail(path, f"{show_value(value)} is not valid; use {' | '.join(choices)}")
     return value
 
 
@@ -305,30 +239,30 @@ _Reader = Callable[[Any, int], Any]  # (JSON value, faces) -> engine value
 
 def _read_bool(value: Any, faces: int) -> bool:
     if type(value) is not bool:
-        raise _Bad(f"{_show(value)} is not true or false")
+        raise _Bad(f"{show_value(value)} is not true or false")
     return value
 
 
 def _read_int(value: Any, faces: int) -> int:
     if type(value) is not int:
-        raise _Bad(f"{_show(value)} is not a whole number")
+        raise _Bad(f"{show_value(value)} is not a whole number")
     return value
 
 
 def _read_str(value: Any, faces: int) -> str:
     if type(value) is not str:
-        raise _Bad(f"{_show(value)} is not text")
+        raise _Bad(f"{show_value(value)} is not text")
     return value
 
 
 def _read_bid(value: Any, faces: int) -> Bid:
     if type(value) is not str:
-        raise _Bad(f"{_show(value)} is not a bid like '5x3'")
-    found = _canonical_action(value, faces)
+        raise _Bad(f"{show_value(value)} is not a bid like '5x3'")
+    found = canonical_action(value, faces)
     if isinstance(found, str):
         raise _Bad(found)
     if not isinstance(found, Bid):
-        raise _Bad(f"{_show(value)} is not a bid like '5x3'")
+        raise _Bad(f"{show_value(value)} is not a bid like '5x3'")
     return found
 
 
@@ -346,7 +280,7 @@ def _reader(hint: Any) -> _Reader:
 
         def read_enum(value: Any, faces: int) -> StrEnum:
             if type(value) is not str or value not in names:
-                raise _Bad(f"{_show(value)} is not valid; use {' | '.join(names)}")
+                raise _Bad(f"{show_value(value)} is not valid; use {' | '.join(names)}")
             return names[value]
 
         return read_enum
@@ -366,7 +300,7 @@ def _reader(hint: Any) -> _Reader:
 
         def read_many(value: Any, faces: int) -> tuple[Any, ...]:
             if type(value) is not list:
-                raise _Bad(f"{_show(value)} is not a list")
+                raise _Bad(f"{show_value(value)} is not a list")
             out = []
             for i, v in enumerate(value):
                 try:
@@ -382,7 +316,7 @@ def _reader(hint: Any) -> _Reader:
 
         def read_fixed(value: Any, faces: int) -> tuple[Any, ...]:
             if type(value) is not list:
-                raise _Bad(f"{_show(value)} is not a list")
+                raise _Bad(f"{show_value(value)} is not a list")
             if len(value) != len(items):
                 raise _Bad(f"holds {len(value)} values, not {len(items)}")
             out = []
@@ -413,11 +347,11 @@ def event_from_json(value: Any, path: str, faces: int) -> Event:
     if event_type is None:
         _fail(
             f"{path}.type",
-            f"{_show(kind)} is not an event type; types are: {', '.join(_EVENT_TYPES)}",
+            f"{show_value(kind)} is not an event type; types are: {', '.join(_EVENT_TYPES)}",
         )
     fields = _event_fields(event_type)
     if len(obj) != len(fields) + 1:
-        _keys(obj, path, ("type", *(name for name, _ in fields)))
+        _checks.keys(obj, path, ("type", *(name for name, _ in fields)))
     values = []
     for name, read in fields:
         if name not in obj:
@@ -440,7 +374,7 @@ def _legal_action(value: Any, path: str, faces: int, out_of_turn_caller: int | N
 def _round_action(value: Any, path: str, faces: int, players: int) -> tuple[int, Action]:
     obj = _object(value, path)
     fields = ("player", "action", "by") if "by" in obj else ("player", "action")
-    _keys(obj, path, fields)
+    _checks.keys(obj, path, fields)
     player = _seat(obj["player"], f"{path}.player", players)
     action = action_from_text(obj["action"], f"{path}.action", faces)
     if "by" in obj:
@@ -458,7 +392,7 @@ def view_from_json(value: Any, path: str = "view") -> PlayerView:
     canonical notation, events of the engine's types.
     """
     obj = _object(value, path)
-    _keys(obj, path, VIEW_FIELDS)
+    _checks.keys(obj, path, VIEW_FIELDS)
     try:
         rules = parse_rules(obj["rules"])
     except RecordError as exc:
@@ -566,7 +500,10 @@ def parse_request(data: Mapping[str, Any]) -> Request:
         _fail("type", f"missing; a request has one of: {', '.join(REQUEST_TYPES)}")
     kind = data["type"]
     if not isinstance(kind, str) or kind not in _REQUEST_FIELDS:
-        _fail("type", f"{_show(kind)} is not a request type; types are: {', '.join(REQUEST_TYPES)}")
+        _fail(
+            "type",
+            f"{show_value(kind)} is not a request type; types are: {', '.join(REQUEST_TYPES)}",
+        )
     fields = _REQUEST_FIELDS[kind]
     for key in data:
         if key not in fields:

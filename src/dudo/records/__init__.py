@@ -15,12 +15,17 @@ the result and free-form ``meta`` data.
   :class:`~dudo.engine.ScriptedChance` without fallback) and pushes every action, checking
   each; :func:`replay_steps` does it one action at a time.
 
+:class:`JsonChecks` (with :func:`show_value` and :func:`canonical_action`) are the shape
+checks of JSON read from outside, shared with the bot protocol; :func:`strict_json` reads
+JSON text refusing NaN, huge numbers and repeated keys.
+
 Every problem with a record, whatever the input, raises
 :class:`~dudo.engine.errors.RecordError` whose message starts with the first bad entry
 (``actions[12]: ...``, ``chance[3]: ...``, ``rules.raise_mode: ...``, ``not JSON: ...``).
 """
 
 from dudo.engine.errors import RecordError
+from dudo.records._checks import JsonChecks, canonical_action, show_value
 from dudo.records._model import (
     FORMAT,
     V1_OPTIONS,
@@ -40,6 +45,7 @@ __all__ = [
     "FORMAT",
     "V1_OPTIONS",
     "VERSION",
+    "JsonChecks",
     "PlayerInfo",
     "PlayerKind",
     "Record",
@@ -49,6 +55,7 @@ __all__ = [
     "ReplayStep",
     "Result",
     "Setup",
+    "canonical_action",
     "dumps_record",
     "game_record",
     "loads_record",
@@ -59,6 +66,7 @@ __all__ = [
     "replay",
     "replay_steps",
     "setup_of",
+    "show_value",
     "strict_json",
     "write_record",
 ]

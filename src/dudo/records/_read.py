@@ -6,16 +6,15 @@ import json
 import math
 import os
 import re
-from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from dudo.engine.actions import Action, Call
 from dudo.engine.chance import ChanceOutcome
-from dudo.engine.errors import NotationError, RecordError, RulesError
+from dudo.engine.errors import RecordError, RulesError
 from dudo.engine.rules import OPTION_NAMES, PassHand, Rules, describe_option, from_mapping
-from dudo.notation import parse_action
+from dudo.records._checks import JsonChecks, show_value
 from dudo.records._model import (
     FORMAT,
     PLAYER_KINDS,
@@ -35,71 +34,14 @@ _OPTIONAL_FIELDS = frozenset({"preset"})
 _DEFAULT_RULES = Rules()
 
 
-def _fail(path: str, why: str) -> NoReturn:
-    raise RecordError(f"{path}: {why}")
-
-
-def _show(value: Any) -> str:
-    """A value as it appears in an error message: 'text', 12, true, null, [1, 2], {...}."""
-    if isinstance(value, str):
-        text = repr(value)
-    elif isinstance(value, dict):
-        text = "an object" if value else "{}"
-    elif isinstance(value, list):
-        text = "a list" if value else "[]"
-    else:
-        try:
-            text = json.dumps(value)
-        except (TypeError, ValueError):  # pragma: no cover - JSON values always dump
-            text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _object(value: Any, path: str, example: str = "") -> dict[str, Any]:
-    if not isinstance(value, dict):
-        like = f" like {example}" if example else ""
-        _fail(path, f"{_show(value)} is not an object{like}")
-    return value
-
-
-def _list(value: Any, path: str) -> list[Any]:
-    if not isinstance(value, list):
-        _fail(path, f"{_show(value)} is not a list")
-    return value
-
-
-def _int(value: Any, path: str, what: str = "a whole number") -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        _fail(path, f"{_show(value)} is not {what}")
-    return value
-
-
-def _text(value: Any, path: str) -> str:
-    if not isinstance(value, str):
-        _fail(path, f"{_show(value)} is not text")
-    return value
-
-
-def _keys(
-    obj: Mapping[str, Any], path: str, allowed: tuple[str, ...], required: tuple[str, ...]
-) -> None:
-    """Unknown keys first (in the order written), then the first missing one."""
-    prefix = f"{path}." if path else ""
-    for key in obj:
-        if key not in allowed:
-            _fail(
-                f"{prefix}{key}", f"unknown field; {path or 'a record'} holds {', '.join(allowed)}"
-            )
-    for key in required:
-        if key not in obj:
-            _fail(f"{prefix}{key}", "missing")
-
-
-def _player(value: Any, path: str, players: int) -> int:
-    p = _int(value, path, "a player number")
-    if not 0 <= p < players:
-        _fail(path, f"{p} is not a player (players are 0..{players - 1})")
-    return p
+_checks = JsonChecks(RecordError)
+_fail = _checks.fail
+_object = _checks.mapping
+_list = _checks.items
+_int = _checks.integer
+_text = _checks.text
+_keys = _checks.keys
+_player = _checks.player
 
 
 # ------------------------------------------------------------------------------ rules
@@ -112,16 +54,16 @@ def _option(name: str, value: Any) -> Any:
     expected = describe_option(name)
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            _fail(path, f"{_show(value)} is not true or false")
+            _fail(path, f"{show_value(value)} is not true or false")
     elif isinstance(default, StrEnum):
         if not isinstance(value, str) or value not in {str(v) for v in type(default)}:
-            _fail(path, f"{_show(value)} is not valid; use {expected}")
+            _fail(path, f"{show_value(value)} is not valid; use {expected}")
     elif isinstance(default, frozenset):
         items = _list(value, path)
         seen: set[str] = set()
         for i, item in enumerate(items):
             if not isinstance(item, str) or item not in {str(h) for h in PassHand}:
-                _fail(f"{path}[{i}]", f"{_show(item)} is not a pass hand; use {expected}")
+                _fail(f"{path}[{i}]", f"{show_value(item)} is not a pass hand; use {expected}")
             if item in seen:
                 _fail(f"{path}[{i}]", f"{item!r} is listed twice")
             seen.add(item)
@@ -177,7 +119,7 @@ def _players(value: Any, rules: Rules) -> tuple[PlayerInfo, ...]:
         name = _text(obj["name"], f"{path}.name")
         kind = obj["kind"]
         if kind not in PLAYER_KINDS:
-            _fail(f"{path}.kind", f"{_show(kind)} is not human or bot")
+            _fail(f"{path}.kind", f"{show_value(kind)} is not human or bot")
         bot: str | None = None
         if "bot" in obj:
             if kind != "bot":
@@ -260,14 +202,7 @@ def _chance(value: Any, rules: Rules, n: int) -> tuple[ChanceOutcome, ...]:
 
 def parse_action_text(text: Any, path: str, faces: int) -> Action:
     """One canonical action (``5x3``, ``call``, ``5x3 reveal 3,3``...); a call reads as Call()."""
-    text = _text(text, path)
-    try:
-        action = parse_action(text, faces)
-    except NotationError as exc:
-        _fail(path, str(exc))
-    if str(action) != text:
-        _fail(path, f"{text!r} is not in the record notation; write {str(action)!r}")
-    return action
+    return _checks.action(text, path, faces, "record")
 
 
 def _actions(value: Any, rules: Rules, n: int) -> tuple[RecordedAction, ...]:
@@ -299,11 +234,13 @@ def parse_record(data: Any) -> Record:
     every field present and of the right type, rules valid, actions in the record notation.
     Whether the actions are legal is checked by replaying (:func:`dudo.records.replay`)."""
     if not isinstance(data, dict):
-        raise RecordError(f"not a record: the top level is {_show(data)}, not an object")
+        raise RecordError(f"not a record: the top level is {show_value(data)}, not an object")
     if "format" not in data:
         _fail("format", f"missing: this is not a {FORMAT} file")
     if data["format"] != FORMAT:
-        _fail("format", f"{_show(data['format'])} is not {FORMAT!r}: this is not a {FORMAT} file")
+        _fail(
+            "format", f"{show_value(data['format'])} is not {FORMAT!r}: this is not a {FORMAT} file"
+        )
     if "version" not in data:
         _fail("version", "missing")
     version = _int(data["version"], "version", "a version number")
