@@ -19,7 +19,7 @@ import importlib
 from collections.abc import Iterable
 from types import ModuleType
 
-from dudo.engine import Rules
+from dudo.engine import Game, Rules
 from dudo.engine.rules import parse_assignment, rules_from_settings
 from dudo.research.actions import NO_CALL, ActionEncoding
 from dudo.research.observation import ObservationLayout
@@ -31,6 +31,7 @@ __all__ = [
     "MissingExtraError",
     "ObservationLayout",
     "Turns",
+    "environment_rules",
     "missing_extra",
     "require",
     "resolve_rules",
@@ -70,3 +71,15 @@ def resolve_rules(rules: Rules | str, settings: Iterable[str] | str = ()) -> Rul
             return rules
         return rules.with_options(**dict(parse_assignment(text) for text in settings))
     return rules_from_settings(rules, settings)
+
+
+def environment_rules(
+    rules: Rules | str, settings: Iterable[str] | str, players: int, render_mode: str | None
+) -> Rules:
+    """The checked setup of an environment: its rules (:func:`resolve_rules`), after a clear
+    error now for a bad player count or a render mode other than "ansi"."""
+    if render_mode not in (None, "ansi"):
+        raise ValueError(f"render_mode {render_mode!r} is not supported; use 'ansi' or None")
+    resolved = resolve_rules(rules, settings)
+    Game(resolved, players, seed=0)  # the engine's own check of the player count
+    return resolved

@@ -36,7 +36,7 @@ from dudo.bots import Bot, make_bot
 from dudo.bots.match import MAX_ROUNDS, advance
 from dudo.engine import Game, Rules
 from dudo.engine.errors import DudoError
-from dudo.research import missing_extra, resolve_rules
+from dudo.research import environment_rules, missing_extra
 from dudo.research.actions import ActionEncoding, NoCall
 from dudo.research.observation import HISTORY_SLOTS, ObservationLayout
 from dudo.research.text import view_text
@@ -71,10 +71,7 @@ class DudoGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r} is not supported; use 'ansi' or None")
-        self.rules = resolve_rules(rules, settings)
-        Game(self.rules, players, seed=0)  # a clear error now for a bad player count
+        self.rules = environment_rules(rules, settings, players, render_mode)
         if not (isinstance(seat, int) and 0 <= seat < players):
             raise DudoError(f"seat: {seat!r} is not a seat of a {players}-player game")
         levels = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)

@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 from dudo.bots.match import MAX_ROUNDS
 from dudo.engine import Game, Rules
-from dudo.research import missing_extra, resolve_rules
+from dudo.research import environment_rules, missing_extra
 from dudo.research.actions import ActionEncoding
 from dudo.research.observation import HISTORY_SLOTS, ObservationLayout
 from dudo.research.text import view_text
@@ -70,10 +70,7 @@ class DudoAECEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r} is not supported; use 'ansi' or None")
-        self.rules = resolve_rules(rules, settings)
-        Game(self.rules, players, seed=0)  # a clear error now for a bad player count
+        self.rules = environment_rules(rules, settings, players, render_mode)
         self.players = players
         self.max_rounds = max_rounds
         self.dice_reward = dice_reward
