@@ -12,16 +12,14 @@ each of the riskiest views.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations_with_replacement
-from math import factorial, prod
 
 from dudo.bots import make_bot, out_of_turn_call
 from dudo.engine.actions import Action, Bid, Call, DoubtPass, Pass, RevealBid, SpotOn
+from dudo.engine.chance import hand_rolls
 from dudo.engine.counting import pass_hand
 from dudo.engine.rules import PassHand
 from dudo.engine.view import PlayerView
@@ -178,10 +176,9 @@ def _hand_chance(
 ) -> Fraction:
     if hidden < 0:
         return Fraction(0)
-    # Each multiset of hidden faces stands for hidden! / prod(multiplicity!) ordered rolls.
-    hits = 0
-    for roll in combinations_with_replacement(range(1, faces + 1), hidden):
-        if pass_hand(seen + roll, allowed) is not None:
-            ways = factorial(hidden) // prod(factorial(n) for n in Counter(roll).values())
-            hits += ways
+    hits = sum(
+        ways
+        for roll, ways in hand_rolls(hidden, faces)
+        if pass_hand(seen + roll, allowed) is not None
+    )
     return Fraction(hits, faces**hidden)

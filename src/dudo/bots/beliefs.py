@@ -18,14 +18,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations_with_replacement
-from math import comb, factorial, prod
+from math import comb
 
 import numpy as np
 import numpy.typing as npt
 
 from dudo.bots.odds import Counting, Odds, counting_for
 from dudo.engine.actions import Bid, Pass, RevealBid, placed_bid
+from dudo.engine.chance import hand_rolls
 from dudo.engine.counting import pass_hand
 from dudo.engine.rules import PassHand
 from dudo.engine.view import PlayerView
@@ -54,18 +54,14 @@ class BidModel:
 
 @lru_cache(maxsize=128)
 def hand_table(dice: int, faces: int) -> tuple[Ints, Floats]:
-    """Every hand of ``dice`` dice as face counts (``counts[h, f]``, column 0 unused) and the
-    chance of rolling it."""
-    hands = list(combinations_with_replacement(range(1, faces + 1), dice))
+    """Every hand of ``dice`` dice (:func:`~dudo.bots.odds.hand_rolls` order) as face counts
+    (``counts[h, f]``, column 0 unused) and the chance of rolling it."""
+    hands = hand_rolls(dice, faces)
     counts = np.zeros((len(hands), faces + 1), dtype=np.int64)
-    for row, hand in enumerate(hands):
+    for row, (hand, _) in enumerate(hands):
         for face in hand:
             counts[row, face] += 1
-    ways = np.array(
-        [factorial(dice) // prod(factorial(int(c)) for c in row) for row in counts],
-        dtype=np.float64,
-    )
-    prior = ways / float(faces**dice)
+    prior = np.array([ways for _, ways in hands], dtype=np.float64) / float(faces**dice)
     counts.setflags(write=False)
     prior.setflags(write=False)
     return counts, prior
@@ -73,13 +69,11 @@ def hand_table(dice: int, faces: int) -> tuple[Ints, Floats]:
 
 @lru_cache(maxsize=128)
 def _pass_hands(dice: int, faces: int, allowed: frozenset[PassHand]) -> Floats:
-    """1.0 for the hands that make a pass hand, else 0.0."""
-    counts, _ = hand_table(dice, faces)
-    out = np.zeros(len(counts))
-    for row, hand in enumerate(counts):
-        dice_list = [f for f in range(1, faces + 1) for _ in range(int(hand[f]))]
-        out[row] = pass_hand(dice_list, allowed) is not None
-    return out
+    """1.0 for the hands (:func:`hand_table` rows) that make a pass hand, else 0.0."""
+    return np.array(
+        [pass_hand(hand, allowed) is not None for hand, _ in hand_rolls(dice, faces)],
+        dtype=np.float64,
+    )
 
 
 @lru_cache(maxsize=4096)

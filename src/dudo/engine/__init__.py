@@ -23,7 +23,13 @@ from dudo.engine.actions import (
     SpotOn,
     placed_bid,
 )
-from dudo.engine.chance import ChanceOutcome, ChanceSource, RandomChance, ScriptedChance
+from dudo.engine.chance import (
+    ChanceOutcome,
+    ChanceSource,
+    RandomChance,
+    ScriptedChance,
+    hand_rolls,
+)
 from dudo.engine.counting import count_matching, pass_hand
 from dudo.engine.errors import (
     ChanceError,
@@ -117,6 +123,7 @@ __all__ = [
     "Visibility",
     "VisibilityChosen",
     "count_matching",
+    "hand_rolls",
     "pass_hand",
     "placed_bid",
     "preset",

@@ -4,12 +4,17 @@ The engine never touches a global random generator, so a game is fully determine
 chance source and its actions. :class:`RandomChance` is a seeded generator;
 :class:`ScriptedChance` hands out outcomes given in advance (tests, puzzles, replaying a
 record, the real dice of an in-person table), then optionally falls back to another source.
+:func:`hand_rolls` lists every hand a roll can give, for those who weigh all of them.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from math import factorial, prod
 from math import floor as _floor
 from typing import Literal, NamedTuple, Protocol
 
@@ -129,3 +134,14 @@ class ScriptedChance:
             )
         self._next += 1
         return outcome.values
+
+
+@lru_cache(maxsize=128)
+def hand_rolls(dice: int, faces: int = 6) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Every hand of ``dice`` dice (faces in ascending order) with the number of ordered
+    rolls that give it; the numbers add up to ``faces ** dice``."""
+    out = []
+    for hand in combinations_with_replacement(range(1, faces + 1), dice):
+        ways = factorial(dice) // prod(factorial(n) for n in Counter(hand).values())
+        out.append((hand, ways))
+    return tuple(out)

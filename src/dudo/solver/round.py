@@ -23,13 +23,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from itertools import combinations_with_replacement, product
-from math import factorial
+from itertools import product
 
 import numpy as np
 import numpy.typing as npt
 
-from dudo.engine import CALL, Bid, Game, Rules
+from dudo.engine import CALL, Bid, Game, Rules, hand_rolls
 from dudo.engine.bids import bid_table
 from dudo.solver.position import (
     Position,
@@ -146,15 +145,8 @@ class Round:
 
 def hands_of(rules: Rules, dice: int) -> tuple[list[tuple[int, ...]], list[float]]:
     """Every sorted hand of ``dice`` dice and its probability."""
-    faces = rules.faces
-    hands = list(combinations_with_replacement(range(1, faces + 1), dice))
-    probs = []
-    for hand in hands:
-        ways = factorial(dice)
-        for face in set(hand):
-            ways //= factorial(hand.count(face))
-        probs.append(ways / faces**dice)
-    return hands, probs
+    rolls = hand_rolls(dice, rules.faces)
+    return [hand for hand, _ in rolls], [ways / rules.faces**dice for _, ways in rolls]
 
 
 def _deals(rules: Rules, position: Position) -> Iterator[tuple[tuple[tuple[int, ...], ...], float]]:
