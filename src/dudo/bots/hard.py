@@ -28,7 +28,7 @@ import numpy as np
 
 from dudo.bots.beliefs import BeliefOdds, Beliefs, BidModel, Floats, Ints, binomial_tail
 from dudo.bots.medium import MediumBot
-from dudo.bots.probability import _holds_pass_hand, pass_credibility
+from dudo.bots.probability import holds_pass_hand, pass_credibility
 from dudo.bots.solver_bot import SolverBot
 from dudo.engine.actions import Action, Bid, Call, DoubtPass, Pass, SpotOn
 from dudo.engine.errors import DudoError
@@ -88,7 +88,7 @@ class LookaheadBot(MediumBot):
                 loss = 1.0 - odds.exactly(view.standing_bid)
             elif isinstance(action, DoubtPass) and view.passer is not None:
                 loss = pass_credibility(view, view.passer)
-            elif isinstance(action, Pass) and _holds_pass_hand(view):
+            elif isinstance(action, Pass) and holds_pass_hand(view):
                 loss = later * (1.0 - self.model.pass_bluff)
             else:
                 loss = None  # reveal-and-reroll, bluffed passes: not modelled here

@@ -186,7 +186,7 @@ class ProbabilityBot:
                 best, choice = key, action
         best_value = best[0] if best is not None else -1.0
         if may_pass:
-            if _holds_pass_hand(view):
+            if holds_pass_hand(view):
                 if best_value < self.pass_value:
                     return PASS
             elif best_value < self.bluff_below and self.rng.random() < self.bluff_rate:
@@ -222,7 +222,8 @@ def _follows_cancelled_round(view: PlayerView) -> bool:
     return False
 
 
-def _holds_pass_hand(view: PlayerView) -> bool:
+def holds_pass_hand(view: PlayerView) -> bool:
+    """Does the viewer's own hand, as they see it, make one of the rules' pass hands?"""
     if view.viewer is None:
         return False
     hand = view.seen_dice[view.viewer]
