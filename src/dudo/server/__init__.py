@@ -1,7 +1,8 @@
 """Online play: the web server (FastAPI on uvicorn), its WebSocket protocol and its storage.
 
-- :mod:`.app` builds the application: HTTP routes for the lobby, cups and past games, the
-  WebSocket for play, and the browser client's files (:mod:`dudo.web`).
+- :mod:`.app` builds the application from its routers (:mod:`.routes`: pages, rules and
+  words, tables, past games, cups) and the WebSocket for play (:mod:`.play`), with the
+  middleware and error handlers every request goes through; :mod:`.limits` holds its limits.
 - :mod:`.tables` holds the live tables: seats, the game, bots, timers, stand-ins, broadcasts.
 - :mod:`.wire` turns engine views and events into the JSON sent to each connection and checks
   the frames clients send; ``PROTOCOL.md`` documents both.

@@ -1,0 +1,71 @@
+"""Dice cups over HTTP: a cup per phone at a real table, guarded by its own token."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+
+from dudo.cup import Cup, CupError
+from dudo.server.deps import AuthorizationHeader, HallDep, bearer
+from dudo.server.storage import token_hash
+from dudo.server.tables import Hall
+
+router = APIRouter()
+
+#: What each cup action does to a cup (the dice come from the operating system's randomness).
+CUP_ACTIONS: dict[str, Callable[[Cup], Cup]] = {
+    "roll": lambda cup: cup.roll(random.SystemRandom()),
+    "remove": lambda cup: cup.remove_one(),
+    "add": lambda cup: cup.add_one(random.SystemRandom()),
+    "hide": lambda cup: cup.with_hidden(True),
+    "show": lambda cup: cup.with_hidden(False),
+    "new": lambda cup: cup.reset(),
+}
+
+
+def _cup_of(hall: Hall, cup_id: str, authorization: str | None) -> Cup:
+    found = hall.store.load_cup(cup_id)
+    if found is None:
+        raise HTTPException(404, f"there is no cup {cup_id!r}")
+    digest, cup_state = found
+    token = bearer(authorization)
+    if token is None or not secrets.compare_digest(digest, token_hash(token)):
+        raise HTTPException(401, "this cup's token is needed (Authorization: Bearer <token>)")
+    return Cup.from_dict(cup_state)
+
+
+@router.post("/api/cups", status_code=201)
+async def new_cup(hall: HallDep) -> dict[str, Any]:
+    cup_id, token = secrets.token_urlsafe(9), secrets.token_urlsafe(24)
+    cup = Cup.fresh()
+    hall.store.create_cup(cup_id, token, cup.to_dict())
+    return {"id": cup_id, "token": token, "cup": cup.to_dict()}
+
+
+@router.get("/api/cups/{cup_id}")
+async def get_cup(
+    cup_id: str, hall: HallDep, authorization: AuthorizationHeader = None
+) -> dict[str, Any]:
+    return {"id": cup_id, "cup": _cup_of(hall, cup_id, authorization).to_dict()}
+
+
+@router.post("/api/cups/{cup_id}/{op}")
+async def cup_op(
+    cup_id: str, op: str, hall: HallDep, authorization: AuthorizationHeader = None
+) -> dict[str, Any]:
+    cup = _cup_of(hall, cup_id, authorization)
+    change = CUP_ACTIONS.get(op)
+    if change is None:
+        raise HTTPException(
+            404, f"unknown cup action {op!r}; use roll, remove, add, hide, show or new"
+        )
+    try:
+        cup = change(cup)
+    except CupError as exc:
+        raise HTTPException(409, str(exc)) from None
+    hall.store.save_cup(cup_id, cup.to_dict())
+    return {"id": cup_id, "cup": cup.to_dict()}

@@ -1,0 +1,78 @@
+"""The lobby over HTTP: create a table, look at it, join it, and the host's commands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field
+
+from dudo.engine.rules import DEFAULT_PRESET
+from dudo.server.deps import HallDep, HostTableDep, TableDep
+from dudo.server.tables import Settings
+
+router = APIRouter()
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(max_length=200)
+    preset: str = Field(default=DEFAULT_PRESET, max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: int = Field(default=4, ge=2, le=8)
+    bots: list[str] = Field(default_factory=list, max_length=7)
+    turn_seconds: int = Field(default=0, ge=0, le=3600)
+    grace_seconds: int | None = Field(default=30, ge=0, le=3600)
+    bot_seconds: float = Field(default=1.0, ge=0.0, le=10.0)
+
+
+class JoinTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(max_length=200)
+
+
+class AddBot(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    level: str = Field(default="easy", max_length=40)
+
+
+@router.post("/api/tables", status_code=201)
+async def create_table(body: CreateTable, hall: HallDep) -> dict[str, Any]:
+    settings = Settings(body.seats, body.turn_seconds, body.grace_seconds, body.bot_seconds)
+    table, token = hall.create(body.name, body.preset, body.options, settings, body.bots)
+    return {"code": table.code, "seat": 0, "token": token, "url": f"/t/{table.code}"}
+
+
+@router.get("/api/tables/{code}")
+async def get_table(table: TableDep) -> dict[str, Any]:
+    return table.to_json()
+
+
+@router.post("/api/tables/{code}/join", status_code=201)
+async def join_table(table: TableDep, body: JoinTable) -> dict[str, Any]:
+    seat, token = table.join(body.name)
+    return {"code": table.code, "seat": seat.seat, "token": token, "url": f"/t/{table.code}"}
+
+
+@router.post("/api/tables/{code}/bots")
+async def add_bot(table: HostTableDep, body: AddBot) -> dict[str, Any]:
+    table.add_bot(body.level)
+    return table.to_json()
+
+
+@router.delete("/api/tables/{code}/seats/{seat}")
+async def remove_seat(table: HostTableDep, seat: int) -> dict[str, Any]:
+    table.remove_seat(seat)
+    return table.to_json()
+
+
+@router.post("/api/tables/{code}/start")
+async def start(table: HostTableDep) -> dict[str, Any]:
+    table.start()
+    return table.to_json()
+
+
+@router.post("/api/tables/{code}/rematch")
+async def rematch(table: HostTableDep) -> dict[str, Any]:
+    table.rematch()
+    return table.to_json()

@@ -1,0 +1,53 @@
+"""The rules and words the client shows: presets, options, bot levels, face and call names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+
+from dudo.bots import BOT_NAMES
+from dudo.engine.actions import CALL, CLOSED, DOUBT_PASS, OPEN, PASS, SPOT_ON
+from dudo.engine.rules import (
+    DEFAULT_PRESET,
+    OPTION_NAMES,
+    PRESET_SUMMARIES,
+    PRESETS,
+    describe_option,
+    option_choices,
+)
+from dudo.notation import LANGUAGES, face_name, format_action
+
+router = APIRouter()
+
+
+@router.get("/api/presets")
+async def presets() -> dict[str, Any]:
+    return {
+        "presets": [
+            {"name": name, "summary": PRESET_SUMMARIES.get(name, ""), "rules": rules.to_dict()}
+            for name, rules in PRESETS.items()
+        ],
+        "options": [
+            {"name": name, "values": describe_option(name), "choices": option_choices(name)}
+            for name in OPTION_NAMES
+        ],
+        "default": DEFAULT_PRESET,
+        "bot_levels": list(BOT_NAMES),
+    }
+
+
+@router.get("/api/i18n/{lang}")
+async def words(lang: str) -> dict[str, Any]:
+    if lang not in LANGUAGES:
+        raise HTTPException(404, f"language {lang!r} is not available; use {', '.join(LANGUAGES)}")
+    return {
+        "lang": lang,
+        "faces": {
+            str(f): {"one": face_name(f, lang), "many": face_name(f, lang, plural=True)}
+            for f in range(1, 7)
+        },
+        "calls": {
+            str(a): format_action(a, lang) for a in (CALL, SPOT_ON, PASS, DOUBT_PASS, OPEN, CLOSED)
+        },
+    }
