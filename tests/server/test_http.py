@@ -4,6 +4,7 @@ That tables and cups survive a restart is in ``test_storage``."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -415,7 +416,9 @@ def test_finished_games_are_listed_with_a_record_that_replays(shared_server: Liv
         finished = [g["finished"] for g in games]
         assert finished == sorted(finished, reverse=True), "newest first"
         record = http.get(f"/api/games/{game_id}/record").json()
-    assert entry["table"] == created["code"] and entry["preset"] == "dudo"
+    assert entry["preset"] == "dudo"
+    # Table codes are invitations: the public list and the public record keep them out.
+    assert "table" not in entry and created["code"] not in json.dumps([games, record])
     assert entry["players"] == ["Ana", "Bot 2 (easy)", "Bot 3 (random)"]
     assert record["format"] == "dudo-record" and record["version"] == 1
     game = replay(record)

@@ -92,15 +92,16 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(database_url)
-        hall = Hall(store, asyncio.get_running_loop())
+        hall = Hall(store, asyncio.get_running_loop(), limits)
         if dice is not None:
             hall.dice = dice
         hall.resume()
+        hall.spawn(hall.sweep_forever())
         app.state.hall = hall
         try:
             yield
         finally:
-            store.close()
+            await hall.close()
 
     app = FastAPI(title="dudo", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.limits = limits

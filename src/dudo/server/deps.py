@@ -27,8 +27,8 @@ HallDep = Annotated[Hall, Depends(get_hall)]
 AuthorizationHeader = Annotated[str | None, Header()]
 
 
-def table_of(code: str, hall: HallDep) -> Table:
-    table = hall.tables.get(code.strip().upper())
+async def table_of(code: str, hall: HallDep) -> Table:
+    table = await hall.find(code)
     if table is None:
         raise HTTPException(404, f"there is no table {code!r}")
     return table

@@ -21,3 +21,14 @@ class Limits:
     hello_seconds: float = 10.0
     #: Frames queued for a connection that does not read them before it is dropped.
     max_queue: int = 1000
+    #: Spectators one table takes at once (players' seats are never refused).
+    max_spectators: int = 100
+    #: Retention. A finished table nobody is connected to leaves memory after this many minutes
+    #: (it loads again from the store when someone opens its link).
+    finished_table_minutes: float = 30.0
+    #: A table with no game in play and no change or connection for this many hours is closed.
+    idle_lobby_hours: float = 24.0
+    #: A dice cup not used for this many days is deleted.
+    cup_days: float = 90.0
+    #: How often the server looks for what to let go of, in seconds.
+    sweep_seconds: float = 60.0

@@ -12,7 +12,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from dudo.engine.errors import DudoError
 from dudo.server.limits import Limits
-from dudo.server.tables import ActionRefused, Hall, Table
+from dudo.server.tables import ActionRefused, Hall, SeatKind, Table
 from dudo.server.wire import PROTOCOL_VERSION, BadMessage, dumps, parse_frame
 
 router = APIRouter()
@@ -83,7 +83,7 @@ async def play(websocket: WebSocket, code: str) -> None:
     hall: Hall = websocket.app.state.hall
     limits: Limits = websocket.app.state.limits
     await websocket.accept()
-    table = hall.tables.get(code.strip().upper())
+    table = await hall.find(code)
     if table is None:
         await websocket.send_text(
             dumps({"type": "error", "code": "no_table", "message": f"there is no table {code!r}"})
@@ -105,7 +105,9 @@ async def play(websocket: WebSocket, code: str) -> None:
         except TimeoutError:
             await websocket.close(code=1008)
             return
-        welcome(table, connection, hello)
+        if not welcome(table, connection, hello):
+            await connection.close_after_sending(1013)
+            return
         await serve_frames(table, connection)
     except WebSocketDisconnect:
         pass
@@ -117,13 +119,21 @@ async def play(websocket: WebSocket, code: str) -> None:
             await writer
 
 
-def welcome(table: Table, connection: Connection, hello: dict[str, Any]) -> None:
+def welcome(table: Table, connection: Connection, hello: dict[str, Any]) -> bool:
+    """Seat the connection (or let it watch) and bring it up to date. False: the table has
+    as many spectators as it takes, and the connection was told so."""
     token = hello.get("token")
     seat = table.seat_for_token(token) if token else None
     if token and seat is None:
         connection.error(
             "unauthorized", "this seat token is not valid at this table; you are watching"
         )
+    if seat is None and not table.admits_spectator():
+        connection.error(
+            "full",
+            f"this table has {table.spectators} spectators, as many as it takes: try again later",
+        )
+        return False
     connection.seat = None if seat is None else seat.seat
     # ``since`` counts events of the game the client last saw: of another game, none.
     same_game = "game" not in hello or hello["game"] == table.game_id
@@ -142,6 +152,7 @@ def welcome(table: Table, connection: Connection, hello: dict[str, Any]) -> None
     )
     table.connected(connection)
     table.send_update(connection)
+    return True
 
 
 async def serve_frames(table: Table, connection: Connection) -> None:
@@ -165,21 +176,22 @@ async def serve_frames(table: Table, connection: Connection) -> None:
         except BadMessage as exc:
             connection.error(exc.code, str(exc))
             continue
-        handle(table, connection, frame)
+        await handle(table, connection, frame)
 
 
-def handle(table: Table, connection: Connection, frame: dict[str, Any]) -> None:
+async def handle(table: Table, connection: Connection, frame: dict[str, Any]) -> None:
     kind = frame["type"]
     seat = table.seats[connection.seat] if connection.seat is not None else None
-    if seat is not None and seat.kind != "human":
-        connection.seat, seat = None, None  # kicked: the connection watches on
+    if seat is not None and seat.kind is not SeatKind.HUMAN:
+        table.watch(connection)  # kicked: the connection watches on
+        seat = None
     try:
         if kind == "ping":
             connection.send('{"type":"pong"}')
         elif kind == "hello":
             connection.error("bad_message", "hello is sent once, first")
         elif kind == "act":
-            table.act(seat, frame["action"], frame.get("turn"))
+            await table.act(seat, frame["action"], frame.get("turn"))
         elif kind == "explain":
             problem = table.explain(seat, frame["action"])
             connection.send(
@@ -193,7 +205,7 @@ def handle(table: Table, connection: Connection, frame: dict[str, Any]) -> None:
                 )
             )
         elif kind == "take_back":
-            table.take_back(seat)
+            await table.take_back(seat)
     except ActionRefused as exc:
         connection.error(exc.code, str(exc))
     except DudoError as exc:

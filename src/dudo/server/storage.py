@@ -6,18 +6,28 @@ schema is created and upgraded by Alembic (:mod:`dudo.server.migrations`), never
 
 The store is synchronous and small on purpose: the game loop commits each accepted action
 before anyone hears of it, so a crash at any moment loses nothing that was broadcast, and the
-primary key ``(game_id, seq)`` makes applying an action twice impossible.
+primary key ``(game_id, seq)`` makes applying an action twice impossible. The server never calls
+it on its event loop: :class:`AsyncStore` runs every call in a worker thread, so a slow or
+locked database holds up only the tables that are writing, and turns every failure into
+:class:`StoreUnavailable`. Each call gives up in bounded time (SQLite's busy timeout,
+PostgreSQL's connect and statement timeouts), so a worker is never stuck for good.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
+import functools
 import hashlib
 import json
+import logging
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -34,6 +44,7 @@ tables_table = sa.Table(
     sa.Column("options", sa.Text, nullable=False),  # JSON: the house rules given at creation
     sa.Column("settings", sa.Text, nullable=False),  # JSON: seats, timers
     sa.Column("game_id", sa.Integer, nullable=True),
+    sa.Column("updated", sa.Float, nullable=True),  # the last change: idle lobbies are closed
 )
 
 seats_table = sa.Table(
@@ -87,6 +98,14 @@ _INSERT_ACTION = actions_table.insert()
 
 sa.Index("games_finished", games_table.c.finished)
 sa.Index("games_code", games_table.c.code)
+sa.Index("tables_status", tables_table.c.status)
+sa.Index("cups_updated", cups_table.c.updated)
+
+log = logging.getLogger("dudo.server")
+
+#: How long one database call may wait for a lock or an answer before it fails (and the server
+#: retries or tells the player), in seconds.
+DB_TIMEOUT = 3.0
 
 
 def token_hash(token: str) -> str:
@@ -98,7 +117,7 @@ def default_url(data_dir: Path) -> str:
     return f"sqlite:///{data_dir / 'dudo.sqlite3'}"
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, timeout: float = DB_TIMEOUT) -> Engine:
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     if url.startswith("sqlite"):
@@ -112,12 +131,20 @@ def make_engine(url: str) -> Engine:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA busy_timeout=5000")
+            cursor.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
             cursor.close()
 
         return engine
     try:
-        return sa.create_engine(url, pool_pre_ping=True)
+        milliseconds = int(timeout * 1000)
+        return sa.create_engine(
+            url,
+            pool_pre_ping=True,
+            connect_args={
+                "connect_timeout": max(1, round(timeout)),
+                "options": f"-c statement_timeout={milliseconds} -c lock_timeout={milliseconds}",
+            },
+        )
     except ModuleNotFoundError as exc:  # the PostgreSQL driver is an optional extra
         raise RuntimeError(
             f"the database driver {exc.name!r} is not installed (for PostgreSQL: "
@@ -170,18 +197,23 @@ class StoredTable:
 
 
 class Store:
-    """The database behind one server. Every method is one transaction."""
+    """The database behind one server. Every method is one transaction, and may be called from
+    several threads at once."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeout: float = DB_TIMEOUT) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, timeout)
         migrate(self.engine)
-        self._writer: Connection | None = None
+        self._local = threading.local()  # each thread's writing connection
+        self._writers: list[Connection] = []
+        self._writers_lock = threading.Lock()
 
     def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
-            self._writer = None
+        with self._writers_lock:
+            for writer in self._writers:
+                with contextlib.suppress(Exception):
+                    writer.close()
+            self._writers.clear()
         self.engine.dispose()
 
     # ---------------------------------------------------------------- tables and seats
@@ -202,10 +234,12 @@ class Store:
         seats: list[StoredSeat],
     ) -> None:
         with self.engine.begin() as c:
+            now = time.time()
             c.execute(
                 tables_table.insert().values(
                     code=code,
-                    created=time.time(),
+                    created=now,
+                    updated=now,
                     status="lobby",
                     preset=preset,
                     options=json.dumps(options),
@@ -223,11 +257,14 @@ class Store:
                 .where(seats_table.c.code == code, seats_table.c.seat == seat.seat)
                 .values(**_seat_values(seat))
             )
+            _touch(c, code)
 
     def set_status(self, code: str, status: str) -> None:
         with self.engine.begin() as c:
             c.execute(
-                tables_table.update().where(tables_table.c.code == code).values(status=status)
+                tables_table.update()
+                .where(tables_table.c.code == code)
+                .values(status=status, updated=time.time())
             )
 
     def start_game(
@@ -238,7 +275,8 @@ class Store:
         rules: dict[str, Any],
         players: list[dict[str, Any]],
     ) -> int:
-        """Record a new game at the table and make it the table's current game."""
+        """Record a new game at the table and make it the table's current game (no seat is on
+        autoplay in a new game)."""
         with self.engine.begin() as c:
             result = c.execute(
                 games_table.insert().values(
@@ -256,18 +294,25 @@ class Store:
             c.execute(
                 tables_table.update()
                 .where(tables_table.c.code == code)
-                .values(status="playing", game_id=game_id)
+                .values(status="playing", game_id=game_id, updated=time.time())
             )
+            # A new game starts with every seat played by its own player again.
+            c.execute(seats_table.update().where(seats_table.c.code == code).values(autoplay=False))
         return game_id
 
     def add_action(self, game_id: int, seq: int, player: int, action: str) -> None:
         """Commit one accepted action. A second action with the same ``seq`` fails.
 
-        This is on every move's path, so it reuses one connection and one prepared statement
-        instead of checking a connection out and building the insert each time."""
-        writer = self._writer
+        The same action again (a retry after a commit whose answer was lost) is not an error:
+        the row is there already.
+
+        This is on every move's path, so each thread reuses one connection and one prepared
+        statement instead of checking a connection out and building the insert each time."""
+        writer: Connection | None = getattr(self._local, "writer", None)
         if writer is None or writer.closed or writer.invalidated:
-            writer = self._writer = self.engine.connect()
+            writer = self._local.writer = self.engine.connect()
+            with self._writers_lock:
+                self._writers.append(writer)
         try:
             writer.execute(
                 _INSERT_ACTION,
@@ -280,12 +325,27 @@ class Store:
                 },
             )
             writer.commit()
-        except BaseException:
+        except BaseException as exc:
             with contextlib.suppress(Exception):
                 writer.rollback()
             if writer.invalidated:  # the database went away: reconnect next time
-                self._writer = None
+                self._local.writer = None
+            if isinstance(exc, sa.exc.IntegrityError) and self._stored_action(game_id, seq) == (
+                player,
+                action,
+            ):
+                return
             raise
+
+    def _stored_action(self, game_id: int, seq: int) -> tuple[int, str] | None:
+        with contextlib.suppress(Exception), self.engine.connect() as c:
+            row = c.execute(
+                sa.select(actions_table.c.player, actions_table.c.action).where(
+                    actions_table.c.game_id == game_id, actions_table.c.seq == seq
+                )
+            ).first()
+            return None if row is None else (int(row.player), str(row.action))
+        return None
 
     def finish_game(
         self, code: str, game_id: int, winner: int, rounds: int, record: dict[str, Any]
@@ -298,52 +358,67 @@ class Store:
                     finished=time.time(), winner=winner, rounds=rounds, record=json.dumps(record)
                 )
             )
+            # Only if this game is still the table's: a late retry must not end a rematch.
             c.execute(
-                tables_table.update().where(tables_table.c.code == code).values(status="over")
+                tables_table.update()
+                .where(tables_table.c.code == code, tables_table.c.game_id == game_id)
+                .values(status="over", updated=time.time())
             )
 
-    def load_tables(self, max_age_seconds: float = 7 * 24 * 3600) -> list[StoredTable]:
-        """Every table with a game in play, and every other table (lobby, or a game over and a
-        rematch possible) created in the last ``max_age_seconds``, with its current game's
-        actions."""
-        since = time.time() - max_age_seconds
-        out: list[StoredTable] = []
+    def load_tables(self, statuses: tuple[str, ...] = ("lobby", "playing")) -> list[StoredTable]:
+        """Every table whose status is one of ``statuses`` (by default the ones a server holds
+        in memory from its start: lobbies and games in play), with its current game's
+        actions. Finished tables are loaded one by one when someone opens them
+        (:meth:`load_table`)."""
         with self.engine.connect() as c:
             rows = c.execute(
                 sa.select(tables_table)
-                .where(
-                    tables_table.c.status != "closed",
-                    # an unfinished game is resumed however old; idle tables only for a week
-                    sa.or_(tables_table.c.status == "playing", tables_table.c.created >= since),
-                )
+                .where(tables_table.c.status.in_(statuses))
                 .order_by(tables_table.c.created)
             ).all()
-            for row in rows:
-                seats = [
-                    StoredSeat(s.seat, s.kind, s.name, s.level, s.token_hash, bool(s.autoplay))
-                    for s in c.execute(
-                        sa.select(seats_table)
-                        .where(seats_table.c.code == row.code)
-                        .order_by(seats_table.c.seat)
-                    ).all()
-                ]
-                game = None if row.game_id is None else _load_game(c, row.game_id)
-                out.append(
-                    StoredTable(
-                        row.code,
-                        row.status,
-                        row.preset,
-                        json.loads(row.options),
-                        json.loads(row.settings),
-                        seats,
-                        game,
-                    )
+            return [_stored_table(c, row) for row in rows]
+
+    def load_table(self, code: str) -> StoredTable | None:
+        """One table that is not closed, with its current game's actions (None: no such
+        table, or it was closed)."""
+        with self.engine.connect() as c:
+            row = c.execute(
+                sa.select(tables_table).where(
+                    tables_table.c.code == code, tables_table.c.status != "closed"
                 )
-        return out
+            ).first()
+            return None if row is None else _stored_table(c, row)
+
+    def close_idle_lobbies(self, idle_since: float, keep: set[str]) -> list[str]:
+        """Close the lobbies (tables with no game in play) unchanged since ``idle_since``
+        (time.time()), except those in ``keep``; their codes. Finished games stay."""
+        with self.engine.begin() as c:
+            rows = c.execute(
+                sa.select(tables_table.c.code).where(
+                    tables_table.c.status.in_(("lobby", "over")),
+                    sa.func.coalesce(tables_table.c.updated, tables_table.c.created) < idle_since,
+                )
+            ).all()
+            codes = [row.code for row in rows if row.code not in keep]
+            if codes:
+                c.execute(
+                    tables_table.update()
+                    .where(tables_table.c.code.in_(codes))
+                    .values(status="closed", updated=time.time())
+                )
+        return codes
+
+    def delete_cups_unused_since(self, since: float) -> int:
+        """Delete the dice cups not used since ``since`` (time.time()); how many."""
+        with self.engine.begin() as c:
+            result = c.execute(cups_table.delete().where(cups_table.c.updated < since))
+        return int(result.rowcount or 0)
 
     # ---------------------------------------------------------------------- past games
 
     def recent_games(self, limit: int) -> list[dict[str, Any]]:
+        """The newest finished games, for everyone to see: no table codes (a code is the
+        invitation to a table)."""
         with self.engine.connect() as c:
             rows = c.execute(
                 sa.select(
@@ -366,7 +441,6 @@ class Store:
             games.append(
                 {
                     "id": row.id,
-                    "table": row.code,
                     "finished": row.finished,
                     "players": names,
                     "winner": names[row.winner] if row.winner is not None else None,
@@ -384,6 +458,9 @@ class Store:
         if row is None or row.record is None:
             return None
         record: dict[str, Any] = json.loads(row.record)
+        meta = record.get("meta")
+        if isinstance(meta, dict):  # records stored before codes were kept out of them
+            meta.pop("table", None)
         return record
 
     # ---------------------------------------------------------------------------- cups
@@ -414,6 +491,31 @@ class Store:
                 .where(cups_table.c.id == cup_id)
                 .values(state=json.dumps(state), updated=time.time())
             )
+
+
+def _touch(c: Connection, code: str) -> None:
+    c.execute(tables_table.update().where(tables_table.c.code == code).values(updated=time.time()))
+
+
+def _stored_table(c: Connection, row: Any) -> StoredTable:
+    seats = [
+        StoredSeat(s.seat, s.kind, s.name, s.level, s.token_hash, bool(s.autoplay))
+        for s in c.execute(
+            sa.select(seats_table)
+            .where(seats_table.c.code == row.code)
+            .order_by(seats_table.c.seat)
+        ).all()
+    ]
+    game = None if row.game_id is None else _load_game(c, row.game_id)
+    return StoredTable(
+        row.code,
+        row.status,
+        row.preset,
+        json.loads(row.options),
+        json.loads(row.settings),
+        seats,
+        game,
+    )
 
 
 def _seat_values(seat: StoredSeat) -> dict[str, Any]:
@@ -448,3 +550,42 @@ def _load_game(c: Connection, game_id: int) -> StoredGame | None:
         actions,
         row.finished is not None,
     )
+
+
+# ------------------------------------------------------------------- off the event loop
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class StoreUnavailable(Exception):
+    """The database did not answer, or refused, in time: nothing was changed by the call."""
+
+
+class AsyncStore:
+    """The store as the event loop uses it: each call runs in one of a few worker threads, and
+    any failure comes back as :class:`StoreUnavailable` (logged once, in one line)."""
+
+    def __init__(self, store: Store, threads: int = 4) -> None:
+        self.store = store
+        self._pool = concurrent.futures.ThreadPoolExecutor(threads, thread_name_prefix="dudo-db")
+
+    async def run(self, method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(
+                self._pool, functools.partial(method, *args, **kwargs)
+            )
+        except Exception as exc:
+            name = getattr(method, "__name__", "a database call")
+            log.warning("database: %s failed: %s", name, _one_line(exc))
+            raise StoreUnavailable(f"{name}: {_one_line(exc)}") from exc
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        self.store.close()
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:200]

@@ -1,31 +1,49 @@
 """Live tables: seats, the game in play, bots, turn timers, stand-ins, and who hears what.
 
-All of it runs on the server's one event loop, so a table changes only between awaits and
-needs no locks. The engine decides every rule: an intent becomes an engine action, the engine
-says whether it is legal, the accepted action is committed to the store, and only then is it
-applied and broadcast. Each connection receives the engine's view for its own seat.
+Everything runs on the server's one event loop, and every change to a table happens under the
+table's lock in one order: the engine checks it, the store writes it (in a worker thread, off
+the loop), and only then does memory change and anyone hear of it. So a write that fails
+changes nothing, a slow database holds up only the tables that are writing, and nobody ever
+sees an action that was not stored. An automatic move (a bot's, a timed-out player's, a
+stand-in's) whose write fails is tried again with backoff until the store answers; meanwhile
+the table tells everyone it is saving and retrying. Each connection receives the engine's view
+for its own seat.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
+import re
 import secrets
 import time
 import unicodedata
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass, field, replace
+from enum import StrEnum
+from typing import Any, Protocol, TypeVar
 
-from dudo.bots import Bot, make_bot, out_of_turn_call
+from dudo.bots import BOT_NAMES, Bot, make_bot, out_of_turn_call
 from dudo.engine.actions import Action, Call
 from dudo.engine.chance import RandomChance
 from dudo.engine.errors import DudoError
 from dudo.engine.game import Game
-from dudo.engine.rules import PRESETS, Rules, from_mapping
+from dudo.engine.rules import DEFAULT_PRESET, PRESETS, Rules, from_mapping
 from dudo.notation import parse_action
 from dudo.records import PlayerInfo, record_of
-from dudo.server.storage import Store, StoredGame, StoredSeat, StoredTable, token_hash
+from dudo.server.limits import Limits
+from dudo.server.storage import (
+    AsyncStore,
+    Store,
+    StoredSeat,
+    StoredTable,
+    StoreUnavailable,
+    token_hash,
+)
 from dudo.server.wire import dumps, event_json, view_json
+
+log = logging.getLogger("dudo.server")
 
 #: Letters of invite codes: no 0/O, 1/I/L, so a code read aloud or off a screen is not misread.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -35,6 +53,35 @@ MAX_NAME = 24
 #: The level of the bot that stands in for a disconnected or kicked player, and that picks
 #: the automatic move when a turn timer runs out (a sensible move, never a random one).
 STAND_IN_LEVEL = "easy"
+#: Seconds between tries of an automatic move or a record the store did not take: doubling
+#: from the first to the last, then the last again until the store answers.
+RETRY_FIRST, RETRY_LAST = 0.5, 5.0
+#: The answer to a request whose write the store did not take.
+STORE_DOWN = (
+    "the database is not answering right now, so nothing was changed; try again in a moment"
+)
+
+T = TypeVar("T")
+
+
+class SeatKind(StrEnum):
+    OPEN = "open"
+    HUMAN = "human"
+    BOT = "bot"
+
+
+class TableStatus(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    OVER = "over"
+    #: The table's game could not be resumed when the server started (see ``Table.problem``).
+    BROKEN = "broken"
+
+
+class StoreState(StrEnum):
+    OK = "ok"
+    #: An automatic move or a finished game's record waits for the store, and is being retried.
+    RETRYING = "retrying"
 
 
 class TableError(Exception):
@@ -43,6 +90,14 @@ class TableError(Exception):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
+
+
+class ActionRefused(Exception):
+    """An intent the table refuses; ``code`` goes to the client in the error frame."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class Outbox(Protocol):
@@ -63,29 +118,50 @@ class Settings:
     bot_seconds: float = 1.0  # how long a bot waits before acting, so people can follow
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "seats": self.seats,
-            "turn_seconds": self.turn_seconds,
-            "grace_seconds": self.grace_seconds,
-            "bot_seconds": self.bot_seconds,
-        }
+        return asdict(self)
 
 
 @dataclass
 class Seat:
+    """One seat and who sits there. Its changes are written first (as the :class:`StoredSeat`
+    that :meth:`as_human`, :meth:`as_bot`, :meth:`as_open` or :meth:`as_stand_in` make), and
+    taken in memory (:meth:`take`) once the store has them."""
+
     seat: int
-    kind: str = "open"  # open | human | bot
+    kind: SeatKind = SeatKind.OPEN
     name: str | None = None
     level: str | None = None
     token_hash: str | None = None
     autoplay: bool = False
-    connections: int = 0
     grace: asyncio.TimerHandle | None = None
 
-    def stored(self) -> StoredSeat:
-        return StoredSeat(
-            self.seat, self.kind, self.name, self.level, self.token_hash, self.autoplay
+    def stored(self, **changes: Any) -> StoredSeat:
+        current = StoredSeat(
+            self.seat, str(self.kind), self.name, self.level, self.token_hash, self.autoplay
         )
+        return replace(current, **changes)
+
+    def as_human(self, name: str, digest: str) -> StoredSeat:
+        return StoredSeat(self.seat, SeatKind.HUMAN, name, None, digest, False)
+
+    def as_bot(self, level: str) -> StoredSeat:
+        return StoredSeat(
+            self.seat, SeatKind.BOT, f"Bot {self.seat + 1} ({level})", level, None, False
+        )
+
+    def as_open(self) -> StoredSeat:
+        return StoredSeat(self.seat, SeatKind.OPEN, None, None, None, False)
+
+    def as_stand_in(self) -> StoredSeat:
+        """A kicked player's seat in the game: a bot plays it to the end."""
+        return StoredSeat(
+            self.seat, SeatKind.BOT, f"{self.name} (bot)", STAND_IN_LEVEL, None, False
+        )
+
+    def take(self, stored: StoredSeat) -> None:
+        self.kind = SeatKind(stored.kind)
+        self.name, self.level = stored.name, stored.level
+        self.token_hash, self.autoplay = stored.token_hash, stored.autoplay
 
 
 def clean_name(name: object) -> str:
@@ -103,8 +179,6 @@ def clean_name(name: object) -> str:
 
 
 def check_level(level: object) -> str:
-    from dudo.bots import BOT_NAMES
-
     if not isinstance(level, str) or level not in BOT_NAMES:
         raise TableError(400, f"bot level {level!r} is unknown; levels are: {', '.join(BOT_NAMES)}")
     return level
@@ -120,6 +194,22 @@ def table_rules(preset: str, options: dict[str, Any]) -> Rules:
         raise TableError(400, f"options: {exc}") from None
 
 
+def action_for(game: Game, player: int, text: str) -> Action:
+    """The engine action ``player`` means by ``text`` (any notation); a call by a player who is
+    not to move is an out-of-turn call."""
+    action = parse_action(text, game.rules.faces)
+    if isinstance(action, Call) and player != game.to_move:
+        return Call(by=player)
+    return action
+
+
+def retry_delay(attempt: int) -> float:
+    return min(RETRY_LAST, RETRY_FIRST * 2.0**attempt)
+
+
+_PLAYER_NUMBER = re.compile(r"\bplayer (\d+)\b")
+
+
 class Table:
     def __init__(
         self,
@@ -129,24 +219,36 @@ class Table:
         options: dict[str, Any],
         settings: Settings,
         seats: list[Seat],
+        rules: Rules | None = None,
     ) -> None:
         self.hall = hall
         self.code = code
         self.preset = preset
         self.options = options
-        self.rules = table_rules(preset, options)
+        self.rules = rules if rules is not None else table_rules(preset, options)
         self.settings = settings
         self.seats = seats
-        self.status = "lobby"
+        self.status = TableStatus.LOBBY
+        #: Why a broken table could not be resumed (for the log and the curious).
+        self.problem_text: str | None = None
+        self.store_state = StoreState.OK
         self.game: Game | None = None
         self.game_id: int | None = None
         self.game_number = 0
         self.players: list[int] = []  # the seat of each engine player
         self.bots: dict[int, Bot] = {}  # engine player -> the bot that plays it
+        #: Every live connection, and those of each seat: presence is these, nothing else.
         self.clients: set[Outbox] = set()
+        self.seat_clients: dict[int, set[Outbox]] = {}
+        self.spectators = 0
         self.deadline: float | None = None
+        #: When the table last had a change or a connection (time.monotonic()).
+        self.active = time.monotonic()
+        self.lock = asyncio.Lock()
+        self.saving_record = False
         self._timer: asyncio.TimerHandle | None = None
         self._bot_turn: asyncio.TimerHandle | None = None
+        self._table_news: asyncio.TimerHandle | None = None
 
     # ------------------------------------------------------------------ identities
 
@@ -172,13 +274,19 @@ class Table:
             return None
         return self.players.index(seat.seat) if seat.seat in self.players else None
 
+    def present(self, seat: Seat) -> bool:
+        """Someone is connected to this seat right now."""
+        return bool(self.seat_clients.get(seat.seat))
+
     # ---------------------------------------------------------------------- the lobby
 
     def to_json(self) -> dict[str, Any]:
-        base = PRESETS[self.preset]
+        base = PRESETS.get(self.preset, PRESETS[DEFAULT_PRESET])
         return {
             "code": self.code,
-            "status": self.status,
+            "status": str(self.status),
+            "problem": self.problem_text,
+            "store": str(self.store_state),
             "game": self.game_id,
             "game_number": self.game_number,
             "preset": self.preset,
@@ -189,130 +297,176 @@ class Table:
                 {
                     "seat": s.seat,
                     "name": s.name,
-                    "kind": s.kind,
+                    "kind": str(s.kind),
                     "level": s.level,
                     "host": s.seat == 0,
-                    "connected": s.connections > 0,
+                    "connected": self.present(s),
                     "autoplay": s.autoplay,
                     "player": self.player_of(s),
                 }
                 for s in self.seats
             ],
-            "spectators": sum(1 for c in self.clients if c.seat is None),
+            "spectators": self.spectators,
         }
 
-    def join(self, name: object) -> tuple[Seat, str]:
-        display = clean_name(name)
-        if self.status == "playing":
-            raise TableError(409, "the game has started: you can watch it, and join the next one")
-        seat = self._open_seat()
-        token = secrets.token_urlsafe(24)
-        seat.kind, seat.name, seat.level = "human", display, None
-        seat.token_hash, seat.autoplay = token_hash(token), False
-        self.hall.store.save_seat(self.code, seat.stored())
-        self.broadcast_table()
-        return seat, token
+    async def _write(self, method: Callable[..., T], *args: Any) -> T:
+        """A write a request asked for: on failure the request gets a 503 and nothing changed."""
+        try:
+            return await self.hall.db.run(method, *args)
+        except StoreUnavailable:
+            raise TableError(503, STORE_DOWN) from None
 
-    def add_bot(self, level: object) -> None:
+    def _refuse_if_broken(self) -> None:
+        if self.status is TableStatus.BROKEN:
+            raise TableError(
+                409,
+                "this table's game could not be resumed when the server restarted, so the "
+                "table is closed; its finished games are kept. Please start a new table.",
+            )
+
+    async def join(self, name: object) -> tuple[Seat, str]:
+        display = clean_name(name)
+        async with self.lock:
+            self._refuse_if_broken()
+            if self.status is TableStatus.PLAYING:
+                raise TableError(
+                    409, "the game has started: you can watch it, and join the next one"
+                )
+            seat = self._open_seat()
+            token = secrets.token_urlsafe(24)
+            stored = seat.as_human(display, token_hash(token))
+            await self._write(self.hall.store.save_seat, self.code, stored)
+            seat.take(stored)
+            self._changed()
+            self.broadcast_table()
+            return seat, token
+
+    async def add_bot(self, level: object) -> None:
         checked = check_level(level)
-        if self.status == "playing":
-            raise TableError(409, "bots can be added between games, not during one")
-        seat = self._open_seat()
-        seat.kind, seat.level, seat.name = "bot", checked, f"Bot {seat.seat + 1} ({checked})"
-        self.hall.store.save_seat(self.code, seat.stored())
-        self.broadcast_table()
+        async with self.lock:
+            self._refuse_if_broken()
+            if self.status is TableStatus.PLAYING:
+                raise TableError(409, "bots can be added between games, not during one")
+            seat = self._open_seat()
+            stored = seat.as_bot(checked)
+            await self._write(self.hall.store.save_seat, self.code, stored)
+            seat.take(stored)
+            self._changed()
+            self.broadcast_table()
 
     def _open_seat(self) -> Seat:
-        seat = next((s for s in self.seats if s.kind == "open"), None)
+        seat = next((s for s in self.seats if s.kind is SeatKind.OPEN), None)
         if seat is None:
             raise TableError(409, "the table is full")
         return seat
 
-    def remove_seat(self, index: int) -> None:
+    async def remove_seat(self, index: int) -> None:
         if not 0 <= index < len(self.seats):
             raise TableError(404, f"there is no seat {index}")
         if index == 0:
             raise TableError(400, "the host cannot remove their own seat")
-        seat = self.seats[index]
-        if seat.kind == "open":
-            raise TableError(409, f"seat {index} is already open")
-        in_game = self.status == "playing" and index in self.players
-        if in_game and seat.kind == "bot":
-            raise TableError(409, "a bot in the game plays on until the game ends")
-        self._cancel_grace(seat)
-        if in_game:  # a kicked player's seat is played by a bot until the game ends
-            seat.kind, seat.level, seat.token_hash, seat.autoplay = (
-                "bot",
-                STAND_IN_LEVEL,
-                None,
-                False,
-            )
-            seat.name = f"{seat.name} (bot)"
-            self.bots[self.players.index(index)] = self._make_bot(STAND_IN_LEVEL)
-        else:
-            seat.kind, seat.name, seat.level, seat.token_hash = "open", None, None, None
-            seat.autoplay = False
-        self.hall.store.save_seat(self.code, seat.stored())
-        for client in list(self.clients):
-            if client.seat == index:  # the kicked player's connections go on as spectators
-                client.seat = None
-        self.broadcast_table()
-        self.schedule()
-        self.broadcast()
+        async with self.lock:
+            self._refuse_if_broken()
+            seat = self.seats[index]
+            if seat.kind is SeatKind.OPEN:
+                raise TableError(409, f"seat {index} is already open")
+            in_game = self.status is TableStatus.PLAYING and index in self.players
+            if in_game and seat.kind is SeatKind.BOT:
+                raise TableError(409, "a bot in the game plays on until the game ends")
+            # A kicked player's seat in a game is played by a bot until the game ends.
+            stored = seat.as_stand_in() if in_game else seat.as_open()
+            await self._write(self.hall.store.save_seat, self.code, stored)
+            self._cancel_grace(seat)
+            seat.take(stored)
+            if in_game:
+                self.bots[self.players.index(index)] = self._make_bot(STAND_IN_LEVEL)
+            for client in self.seat_clients.pop(index, set()):
+                client.seat = None  # the kicked player's connections go on watching
+                self.spectators += 1
+            self._changed()
+            self.broadcast_table()
+            self.schedule()
+            self.broadcast()
 
-    def start(self) -> None:
-        if self.status == "playing":
-            raise TableError(409, "the game is already being played")
-        filled = [s for s in self.seats if s.kind != "open"]
-        if len(filled) < MIN_SEATS:
+    async def start(self) -> None:
+        async with self.lock:
+            self._refuse_if_broken()
+            if self.status is TableStatus.PLAYING:
+                raise TableError(409, "the game is already being played")
+            await self._start()
+
+    async def rematch(self) -> None:
+        async with self.lock:
+            self._refuse_if_broken()
+            if self.status is not TableStatus.OVER:
+                raise TableError(409, "a rematch can be offered once the game is over")
+            if self.saving_record:
+                raise TableError(
+                    503, "the last game is still being saved; offer the rematch in a moment"
+                )
+            await self._start()
+
+    async def _start(self) -> None:
+        filled = [s for s in self.seats if s.kind is not SeatKind.OPEN]
+        need = max(MIN_SEATS, self.rules.min_players)
+        if len(filled) < need:
+            words = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
             raise TableError(
-                409, "at least two seats must be filled (invite a friend or add a bot)"
+                409,
+                f"at least {words[need]} seats must be filled to play under these rules, and "
+                f"{words[len(filled)]} {'is' if len(filled) == 1 else 'are'}: "
+                "invite a friend or add a bot",
             )
         if self.rules.max_players is not None and len(filled) > self.rules.max_players:
             raise TableError(
                 409,
-                f"these rules allow at most {self.rules.max_players} players, not {len(filled)}",
+                f"these rules allow at most {self.rules.max_players} players, not "
+                f"{len(filled)}: remove a bot or a player",
             )
-        self.players = [s.seat for s in filled]
-        for s in filled:
-            s.autoplay = False
-            self.hall.store.save_seat(self.code, s.stored())
-        players = [
-            {"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level} for s in filled
-        ]
         seed = self.hall.dice.getrandbits(62)
-        self.game_number += 1
-        self.game_id = self.hall.store.start_game(
-            self.code, self.game_number, seed, self.rules.to_dict(), players
+        try:  # the engine checks the game before anything is stored
+            game = Game(self.rules, len(filled), chance=RandomChance(seed))
+        except DudoError as exc:
+            raise TableError(409, f"the game cannot start: {exc}") from None
+        players = [
+            {"seat": s.seat, "name": s.name, "kind": str(s.kind), "level": s.level} for s in filled
+        ]
+        number = self.game_number + 1
+        game_id = await self._write(
+            self.hall.store.start_game, self.code, number, seed, self.rules.to_dict(), players
         )
-        self._begin(seed, [])
-        self.status = "playing"
+        self.game_number, self.game_id = number, game_id
+        self.players = [s.seat for s in filled]
+        for s in self.seats:
+            s.autoplay = False
+        self._set_game(game)
+        self.status = TableStatus.PLAYING
         for client in self.clients:
             client.since, client.game_id = -1, self.game_id
+        self._changed()
         self.broadcast_table()
         self.schedule()
         self.broadcast()
+        self._start_absent_graces()
 
-    def rematch(self) -> None:
-        if self.status != "over":
-            raise TableError(409, "a rematch can be offered once the game is over")
-        self.start()
+    def _set_game(self, game: Game) -> None:
+        self.game = game
+        self.bots = {}
+        for p, seat_index in enumerate(self.players):
+            seat = self.seats[seat_index]
+            if seat.kind is SeatKind.BOT:
+                self.bots[p] = self._make_bot(seat.level or STAND_IN_LEVEL)
 
-    def _begin(self, seed: int, actions: list[tuple[int, str]]) -> None:
-        """Set up the engine game (and replay stored actions, after a restart)."""
+    def _replay(self, seed: int, actions: list[tuple[int, str]]) -> Game:
+        """The game as stored: its dice from the seed and every stored action, each checked."""
         game = Game(self.rules, len(self.players), chance=RandomChance(seed))
         for index, (player, text) in enumerate(actions):
             action = action_for(game, player, text)
             problem = game.problem(action)
             if problem is not None:
-                raise DudoError(f"table {self.code}, stored action {index} ({text}): {problem}")
+                raise DudoError(f"stored action {index} ({text}) is illegal: {problem}")
             game.push(action)
-        self.game = game
-        self.bots = {}
-        for p, seat_index in enumerate(self.players):
-            seat = self.seats[seat_index]
-            if seat.kind == "bot":
-                self.bots[p] = self._make_bot(seat.level or STAND_IN_LEVEL)
+        return game
 
     def _make_bot(self, level: str) -> Bot:
         return make_bot(level, random.Random(self.hall.dice.getrandbits(64)))
@@ -324,8 +478,10 @@ class Table:
         Raises :class:`ActionRefused` when there is no game, the seat is not in it, or the
         text is not an action."""
         game = self.game
-        if game is None or self.status != "playing":
+        if game is None or self.status is not TableStatus.PLAYING:
             raise ActionRefused("no_game", "no game is being played at this table")
+        if seat is not None and seat.kind is not SeatKind.HUMAN:
+            seat = None  # kicked while this frame waited: the connection only watches now
         player = self.player_of(seat)
         if player is None:
             raise ActionRefused(
@@ -336,22 +492,31 @@ class Table:
         except DudoError as exc:
             raise ActionRefused("unknown_action", str(exc)) from None
 
-    def act(self, seat: Seat | None, text: str, turn: int | None) -> None:
+    async def act(self, seat: Seat | None, text: str, turn: int | None) -> None:
         """Play ``text`` for ``seat``. Raises :class:`ActionRefused` and changes nothing if
-        the action is not this seat's to make now."""
-        player, action = self.intent(seat, text)
-        game = self.game
-        assert game is not None
-        if turn is not None and turn != len(game.history):
-            raise ActionRefused(
-                "stale",
-                f"the game has moved on (you chose at turn {turn}, it is now turn {len(game.history)})",
-            )
-        problem = self.problem(player, action)
-        if problem is not None:
-            code = "not_your_turn" if self._out_of_turn(player, action) else "illegal"
-            raise ActionRefused(code, problem)
-        self.apply(player, action)
+        the action is not this seat's to make now, or the store did not take it."""
+        async with self.lock:
+            player, action = self.intent(seat, text)
+            game = self.game
+            assert game is not None
+            if turn is not None and turn != len(game.history):
+                raise ActionRefused(
+                    "stale",
+                    f"the game has moved on (you chose at turn {turn}, it is now turn "
+                    f"{len(game.history)}): choose again",
+                )
+            problem = self.problem(player, action)
+            if problem is not None:
+                code = "not_your_turn" if self._out_of_turn(player, action) else "illegal"
+                raise ActionRefused(code, problem)
+            try:
+                await self._commit(player, action)
+            except StoreUnavailable:
+                raise ActionRefused(
+                    "store_unavailable",
+                    "your move could not be saved (the database is not answering), so nothing "
+                    "changed: play it again in a moment",
+                ) from None
 
     def explain(self, seat: Seat | None, text: str) -> str | None:
         """Why ``seat`` may not play ``text`` now (None: it may)."""
@@ -365,82 +530,127 @@ class Table:
         return player != game.to_move and not isinstance(action, Call)
 
     def problem(self, player: int, action: Action) -> str | None:
-        """Why ``player`` may not play ``action`` now (None: they may). The engine decides."""
+        """Why ``player`` may not play ``action`` now (None: they may). The engine decides; the
+        answer names players by name."""
         game = self.game
         assert game is not None
         if game.is_over:
             return "the game is over"
         if action in game.legal_actions(player):
             return None
+        mover = self.name_of(game.to_move)
         if self._out_of_turn(player, action):
-            return f"it is {self.name_of(game.to_move)}'s turn, not yours"
-        return game.problem(action) or f"{action} is not one of your legal actions now"
+            return f"it is {mover}'s turn, not yours: wait for your turn"
+        if player != game.to_move and not self.rules.cruzado:
+            return f"it is {mover}'s turn: under these rules nobody may call out of turn"
+        why = game.problem(action) or f"{action} is not one of your legal actions now"
+        return _PLAYER_NUMBER.sub(lambda m: self.name_of(int(m[1])), why)
 
     def name_of(self, player: int) -> str:
+        if not 0 <= player < len(self.players):
+            return f"player {player + 1}"
         return self.seats[self.players[player]].name or f"player {player + 1}"
 
-    def apply(self, player: int, action: Action) -> None:
-        """Commit, apply and broadcast one legal action."""
+    async def _commit(self, player: int, action: Action) -> None:
+        """Store, apply and broadcast one legal action (under the table's lock). Raises
+        :class:`StoreUnavailable`, having changed nothing, if the store does not take it."""
         game = self.game
         assert game is not None and self.game_id is not None
         seq = len(game.history)
-        game.push(action)  # in memory only: nobody hears of it unless the commit succeeds
-        try:
-            self.hall.store.add_action(self.game_id, seq, player, str(action))
-        except Exception:
-            game.pop()
-            raise
+        await self.hall.db.run(self.hall.store.add_action, self.game_id, seq, player, str(action))
+        game.push(action)
+        self._changed()
         if game.is_over:
-            self._finish()
+            await self._finish()
         self.schedule()  # first, so the update carries the new mover's deadline
         self.broadcast()
 
-    def _finish(self) -> None:
+    async def _finish(self) -> None:
+        """The game is over (its last action is stored): end it here and store its record, so
+        it can be fetched once anyone hears the game is over; if the store does not take it,
+        keep trying in the background."""
         game = self.game
         assert game is not None and game.winner is not None and self.game_id is not None
         infos = []
         for seat_index in self.players:
             seat = self.seats[seat_index]
             name = seat.name or f"Seat {seat_index + 1}"
-            if seat.kind == "bot":
+            if seat.kind is SeatKind.BOT:
                 infos.append(PlayerInfo(name, "bot", seat.level))
             else:
                 infos.append(PlayerInfo(name, "human"))
+        # The table's code stays out of the record: records are public, codes are invitations.
         record = record_of(
             game,
             infos,
-            meta={"table": self.code, "game": self.game_number, "game_id": self.game_id},
+            meta={"game": self.game_number, "game_id": self.game_id},
             preset=self.preset,
         )
-        self.hall.store.finish_game(self.code, self.game_id, game.winner, game.round_number, record)
-        self.status = "over"
+        self.status = TableStatus.OVER
         for seat in self.seats:
             self._cancel_grace(seat)
             seat.autoplay = False
+        self.saving_record = True
+        args = (self.code, self.game_id, game.winner, game.round_number, record)
+        try:
+            await self.hall.db.run(self.hall.store.finish_game, *args)
+            self.saving_record = False
+        except StoreUnavailable:
+            self.hall.spawn(self._save_record(args, 1))
         self.broadcast_table()
+
+    async def _save_record(
+        self, args: tuple[str, int, int, int, dict[str, Any]], attempt: int
+    ) -> None:
+        while True:
+            try:
+                await self.hall.db.run(self.hall.store.finish_game, *args)
+            except StoreUnavailable:
+                self._store_retrying()
+                await asyncio.sleep(retry_delay(attempt))
+                attempt += 1
+                continue
+            self.saving_record = False
+            self._store_ok()
+            return
+
+    def _store_retrying(self) -> None:
+        if self.store_state is not StoreState.RETRYING:
+            self.store_state = StoreState.RETRYING
+            self.broadcast_table()
+
+    def _store_ok(self) -> None:
+        if self.store_state is not StoreState.OK:
+            self.store_state = StoreState.OK
+            self.broadcast_table()
 
     # ---------------------------------------------------------- bots, timers, stand-ins
 
+    def _later(
+        self, delay: float, job: Callable[..., Awaitable[None]], *args: Any
+    ) -> asyncio.TimerHandle:
+        """Run ``job(*args)`` as a task of the hall in ``delay`` seconds."""
+        return self.hall.loop.call_later(delay, lambda: self.hall.spawn(job(*args)))
+
     def schedule(self) -> None:
         """Arrange the next automatic move: a bot's, or the timer of a human to move."""
-        loop = self.hall.loop
         for handle in (self._timer, self._bot_turn):
             if handle is not None:
                 handle.cancel()
         self._timer = self._bot_turn = None
         self.deadline = None
         game = self.game
-        if game is None or self.status != "playing" or game.is_over:
+        if game is None or self.status is not TableStatus.PLAYING or game.is_over:
             return
         turn = len(game.history)
         mover = game.to_move
         automatic = self._automatic(mover)
         callers = self.rules.cruzado and any(p != mover for p in self.bots)
         if automatic is not None or callers:
-            self._bot_turn = loop.call_later(self.settings.bot_seconds, self._bots_move, turn)
+            self._bot_turn = self._later(self.settings.bot_seconds, self._bots_move, turn, 0)
         if automatic is None and self.settings.turn_seconds > 0:
             self.deadline = time.time() + self.settings.turn_seconds
-            self._timer = loop.call_later(self.settings.turn_seconds, self._timed_out, turn)
+            self._timer = self._later(self.settings.turn_seconds, self._timed_out, turn, 0)
 
     def _automatic(self, player: int) -> Bot | None:
         """The bot playing ``player`` now, if a bot plays that seat."""
@@ -453,83 +663,186 @@ class Table:
             return bot
         return None
 
-    def _bots_move(self, turn: int) -> None:
+    def _current(self, turn: int) -> Game | None:
+        """The game, if it is still in play at ``turn``."""
         game = self.game
-        if game is None or game.is_over or len(game.history) != turn:
-            return
-        mover = game.to_move
-        if self.rules.cruzado:
-            for p, caller in self.bots.items():
-                if p != mover:
-                    call = out_of_turn_call(caller, game.view(p))
-                    if call is not None and self.problem(p, call) is None:
-                        self.apply(p, call)
-                        return
-        bot = self._automatic(mover)
-        if bot is not None:  # else a human is to move: their timer (if any) is already running
-            self.apply(mover, bot.choose(game.view(mover)))
+        if game is None or game.is_over or self.status is not TableStatus.PLAYING:
+            return None
+        return game if len(game.history) == turn else None
 
-    def _timed_out(self, turn: int) -> None:
-        game = self.game
-        if game is None or game.is_over or len(game.history) != turn:
-            return
-        mover = game.to_move
-        chooser = self._make_bot(STAND_IN_LEVEL)
-        self.apply(mover, chooser.choose(game.view(mover)))
+    async def _bots_move(self, turn: int, attempt: int) -> None:
+        async with self.lock:
+            game = self._current(turn)
+            if game is None:
+                return
+            mover = game.to_move
+            chosen: tuple[int, Action] | None = None
+            if self.rules.cruzado:
+                for p, caller in self.bots.items():
+                    if p != mover:
+                        call = out_of_turn_call(caller, game.view(p))
+                        if call is not None and self.problem(p, call) is None:
+                            chosen = (p, call)
+                            break
+            bot = self._automatic(mover)
+            if chosen is None and bot is not None:
+                chosen = (mover, bot.choose(game.view(mover)))
+            if chosen is None:  # a human is to move: their timer (if any) is already running
+                return
+            try:
+                await self._commit(*chosen)
+            except StoreUnavailable:
+                self._store_retrying()
+                self._bot_turn = self._later(
+                    retry_delay(attempt), self._bots_move, turn, attempt + 1
+                )
+                return
+            self._store_ok()
+
+    async def _timed_out(self, turn: int, attempt: int) -> None:
+        async with self.lock:
+            game = self._current(turn)
+            if game is None:
+                return
+            mover = game.to_move
+            chooser = self._make_bot(STAND_IN_LEVEL)
+            try:
+                await self._commit(mover, chooser.choose(game.view(mover)))
+            except StoreUnavailable:
+                self._store_retrying()
+                self._timer = self._later(retry_delay(attempt), self._timed_out, turn, attempt + 1)
+                return
+            self._store_ok()
+
+    def admits_spectator(self) -> bool:
+        return self.spectators < self.hall.limits.max_spectators
 
     def connected(self, client: Outbox) -> None:
+        """A connection said hello: it gets the table, and the others hear of a player (a
+        spectator is counted in the next table frame, so a crowd arriving costs each other
+        connection nothing)."""
         self.clients.add(client)
-        seat = self.seats[client.seat] if client.seat is not None else None
-        if seat is not None:
-            seat.connections += 1
-            self._cancel_grace(seat)
+        self.active = time.monotonic()
+        if client.seat is None:
+            self.spectators += 1
+            client.send(dumps({"type": "table", "table": self.to_json()}))
+            self._table_news_soon()
+            return
+        self.seat_clients.setdefault(client.seat, set()).add(client)
+        self._cancel_grace(self.seats[client.seat])
         self.broadcast_table()
 
     def disconnected(self, client: Outbox) -> None:
+        if client not in self.clients:
+            return
         self.clients.discard(client)
-        if client.seat is not None:
-            seat = self.seats[client.seat]
-            seat.connections = max(0, seat.connections - 1)
-            if seat.connections == 0 and seat.kind == "human":
+        self.active = time.monotonic()
+        if client.seat is None:
+            self.spectators = max(0, self.spectators - 1)
+            self._table_news_soon()
+            return
+        seat = self.seats[client.seat]
+        mine = self.seat_clients.get(client.seat, set())
+        mine.discard(client)
+        if not mine:
+            self.seat_clients.pop(client.seat, None)
+            if seat.kind is SeatKind.HUMAN:
                 self._start_grace(seat)
         self.broadcast_table()
 
+    def watch(self, client: Outbox) -> None:
+        """``client``'s seat was taken from it (a kick): it goes on as a spectator."""
+        if client.seat is not None and client in self.clients:
+            self.seat_clients.get(client.seat, set()).discard(client)
+            self.spectators += 1
+        client.seat = None
+
+    def _table_news_soon(self) -> None:
+        if self._table_news is None:
+            self._table_news = self.hall.loop.call_later(1.0, self._table_news_now)
+
+    def _table_news_now(self) -> None:
+        self._table_news = None
+        self.broadcast_table()
+
+    def _start_absent_graces(self) -> None:
+        """Every human in the game nobody is connected for (never came, or left in the lobby)
+        gets the grace period, then a stand-in, like one who disconnects."""
+        for index in self.players:
+            seat = self.seats[index]
+            if seat.kind is SeatKind.HUMAN and not seat.autoplay and not self.present(seat):
+                self._start_grace(seat)
+
     def _start_grace(self, seat: Seat) -> None:
         grace = self.settings.grace_seconds
-        if grace is None or self.status != "playing" or seat.autoplay:
+        if grace is None or self.status is not TableStatus.PLAYING or seat.autoplay:
             return
         if seat.seat not in self.players:
             return
         self._cancel_grace(seat)
-        seat.grace = self.hall.loop.call_later(grace, self._grace_over, seat)
+        seat.grace = self._later(grace, self._grace_over, seat.seat, 0)
 
     def _cancel_grace(self, seat: Seat) -> None:
         if seat.grace is not None:
             seat.grace.cancel()
             seat.grace = None
 
-    def _grace_over(self, seat: Seat) -> None:
-        seat.grace = None
-        if seat.connections or self.status != "playing" or seat.kind != "human":
-            return
-        seat.autoplay = True
-        self.hall.store.save_seat(self.code, seat.stored())
-        self.broadcast_table()
-        self.schedule()
+    async def _grace_over(self, index: int, attempt: int) -> None:
+        async with self.lock:
+            seat = self.seats[index]
+            seat.grace = None
+            if (
+                self.present(seat)
+                or self.status is not TableStatus.PLAYING
+                or seat.kind is not SeatKind.HUMAN
+                or seat.autoplay
+            ):
+                return
+            stored = seat.stored(autoplay=True)
+            try:
+                await self.hall.db.run(self.hall.store.save_seat, self.code, stored)
+            except StoreUnavailable:
+                self._store_retrying()
+                seat.grace = self._later(retry_delay(attempt), self._grace_over, index, attempt + 1)
+                return
+            seat.take(stored)
+            self._store_ok()
+            self.broadcast_table()
+            self.schedule()
 
-    def take_back(self, seat: Seat | None) -> None:
-        if seat is None or seat.kind != "human":
+    async def take_back(self, seat: Seat | None) -> None:
+        if seat is None or seat.kind is not SeatKind.HUMAN:
             raise ActionRefused("not_a_player", "only a player can take a seat back")
-        if not seat.autoplay:
-            return
-        seat.autoplay = False
-        player = self.player_of(seat)
-        if player is not None:
-            self.bots.pop(player, None)
-        self.hall.store.save_seat(self.code, seat.stored())
-        self.broadcast_table()
-        self.schedule()
-        self.broadcast()
+        async with self.lock:
+            if not seat.autoplay:
+                return
+            stored = seat.stored(autoplay=False)
+            try:
+                await self.hall.db.run(self.hall.store.save_seat, self.code, stored)
+            except StoreUnavailable:
+                raise ActionRefused(
+                    "store_unavailable",
+                    "your seat could not be taken back (the database is not answering): "
+                    "try again in a moment",
+                ) from None
+            seat.take(stored)
+            player = self.player_of(seat)
+            if player is not None:
+                self.bots.pop(player, None)
+            self.broadcast_table()
+            self.schedule()
+            self.broadcast()
+
+    def _changed(self) -> None:
+        self.active = time.monotonic()
+
+    def stop(self) -> None:
+        """Cancel every timer (the server is stopping, or the table leaves memory)."""
+        for handle in (self._timer, self._bot_turn, self._table_news):
+            if handle is not None:
+                handle.cancel()
+        for seat in self.seats:
+            self._cancel_grace(seat)
 
     # ------------------------------------------------------------------ broadcasting
 
@@ -583,22 +896,61 @@ class Table:
             }
         )
 
+    # ------------------------------------------------------------------ from the store
 
-class ActionRefused(Exception):
-    """An intent the table refuses; ``code`` goes to the client in the error frame."""
+    @classmethod
+    def restore(cls, hall: Hall, stored: StoredTable) -> Table:
+        """A stored table as it was: its game replayed from the seed and every stored action,
+        its automatic moves and grace periods scheduled again."""
+        s = stored.settings
+        settings = Settings(s["seats"], s["turn_seconds"], s["grace_seconds"], s["bot_seconds"])
+        seats = [Seat(x.seat) for x in stored.seats]
+        for seat, x in zip(seats, stored.seats, strict=True):
+            seat.take(x)
+        table = cls(hall, stored.code, stored.preset, stored.options, settings, seats)
+        game = stored.game
+        if game is None:
+            return table
+        table.game_id, table.game_number = game.id, game.number
+        table.players = [p["seat"] for p in game.players]
+        table._set_game(table._replay(game.seed, game.actions))
+        table.status = TableStatus.OVER if game.finished else TableStatus.PLAYING
+        assert table.game is not None
+        if table.game.is_over and not game.finished:
+            # Stopped between the last action and storing the record: store it now.
+            table.status = TableStatus.PLAYING
+            hall.spawn(table._finish())
+        if table.status is TableStatus.PLAYING:
+            table._start_absent_graces()
+            table.schedule()
+        return table
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-def action_for(game: Game, player: int, text: str) -> Action:
-    """The engine action ``player`` means by ``text`` (any notation); a call by a player who is
-    not to move is an out-of-turn call."""
-    action = parse_action(text, game.rules.faces)
-    if isinstance(action, Call) and player != game.to_move:
-        return Call(by=player)
-    return action
+    @classmethod
+    def set_aside(cls, hall: Hall, stored: StoredTable, why: str) -> Table:
+        """A stored table that could not be restored: kept in memory as broken, so its players
+        are told so, and nothing of it runs."""
+        try:
+            rules = table_rules(stored.preset, stored.options)
+        except TableError:
+            rules = PRESETS.get(stored.preset, PRESETS[DEFAULT_PRESET])
+        seats = []
+        for x in stored.seats:
+            seat = Seat(x.seat)
+            try:
+                seat.take(x)
+            except ValueError:
+                seat = Seat(x.seat)
+            seats.append(seat)
+        try:
+            settings = Settings(**{k: stored.settings[k] for k in Settings.__dataclass_fields__})
+        except (KeyError, TypeError):
+            settings = Settings(seats=len(seats))
+        table = cls(hall, stored.code, stored.preset, stored.options, settings, seats, rules)
+        table.status = TableStatus.BROKEN
+        table.problem_text = why
+        if stored.game is not None:
+            table.game_id, table.game_number = stored.game.id, stored.game.number
+        return table
 
 
 @dataclass
@@ -607,19 +959,64 @@ class Hall:
 
     store: Store
     loop: asyncio.AbstractEventLoop
+    limits: Limits = field(default_factory=Limits)
     tables: dict[str, Table] = field(default_factory=dict)
     #: Where each game's dice seed and each bot's generator come from: the operating system's
     #: randomness, unless a caller (a test replaying games) gives a seeded generator.
     dice: random.Random = field(default_factory=random.SystemRandom)
 
-    def new_code(self) -> str:
+    def __post_init__(self) -> None:
+        self.db = AsyncStore(self.store)
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def spawn(self, job: Awaitable[None]) -> None:
+        """Run ``job`` as a task the hall keeps (and cancels when the server stops); its
+        failure is logged in one line, never lost."""
+
+        async def run() -> None:
+            try:
+                await job
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.error("table task failed: %s: %s", type(exc).__name__, exc)
+
+        task = self.loop.create_task(run())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def find(self, code: str) -> Table | None:
+        """The table with this code: live, or a finished one loaded again from the store."""
+        code = code.strip().upper()
+        table = self.tables.get(code)
+        if table is not None or not code.isalnum() or len(code) > 16:
+            return table
+        try:
+            stored = await self.db.run(self.store.load_table, code)
+        except StoreUnavailable:
+            return None
+        if stored is None:
+            return None
+        table = self.tables.get(code)  # loaded meanwhile by another request
+        if table is None:
+            table = self._restore(stored)
+            self.tables[code] = table
+        return table
+
+    async def new_code(self) -> str:
         for _ in range(100):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.tables and not self.store.code_taken(code):
+            if code in self.tables:
+                continue
+            try:
+                taken = await self.db.run(self.store.code_taken, code)
+            except StoreUnavailable:
+                raise TableError(503, STORE_DOWN) from None
+            if not taken:
                 return code
         raise TableError(503, "could not find a free table code; try again")
 
-    def create(
+    async def create(
         self,
         name: object,
         preset: str,
@@ -639,46 +1036,96 @@ class Hall:
                 400,
                 f"seats: {preset} with these options allows at most {rules.max_players} players",
             )
-        code = self.new_code()
+        if settings.seats < rules.min_players:
+            raise TableError(
+                400,
+                f"seats: these rules need at least {rules.min_players} players, so the table "
+                f"needs at least {rules.min_players} seats",
+            )
+        code = await self.new_code()
         token = secrets.token_urlsafe(24)
         seats = [Seat(i) for i in range(settings.seats)]
-        seats[0] = Seat(0, "human", display, None, token_hash(token))
-        for i, level in enumerate(levels, start=1):
-            seats[i] = Seat(i, "bot", f"Bot {i + 1} ({level})", level)
-        self.store.create_table(
-            code, preset, options, settings.to_dict(), [s.stored() for s in seats]
-        )
-        table = Table(self, code, preset, options, settings, seats)
+        seats[0].take(seats[0].as_human(display, token_hash(token)))
+        for seat, level in zip(seats[1:], levels, strict=False):
+            seat.take(seat.as_bot(level))
+        try:
+            await self.db.run(
+                self.store.create_table,
+                code,
+                preset,
+                options,
+                settings.to_dict(),
+                [s.stored() for s in seats],
+            )
+        except StoreUnavailable:
+            raise TableError(503, STORE_DOWN) from None
+        table = Table(self, code, preset, options, settings, seats, rules)
         self.tables[code] = table
         return table, token
 
     def resume(self) -> int:
-        """Load every open table from the store; unfinished games continue where they were."""
+        """Load every table in play or in its lobby from the store; unfinished games continue
+        where they were. A table that cannot be restored is set aside as broken, with its
+        reason logged, and the others are served. The number of tables restored."""
         count = 0
         for stored in self.store.load_tables():
-            table = self._revive(stored)
+            table = self._restore(stored)
             self.tables[table.code] = table
-            count += 1
+            count += table.status is not TableStatus.BROKEN
         return count
 
-    def _revive(self, stored: StoredTable) -> Table:
-        s = stored.settings
-        settings = Settings(s["seats"], s["turn_seconds"], s["grace_seconds"], s["bot_seconds"])
-        seats = [
-            Seat(x.seat, x.kind, x.name, x.level, x.token_hash, x.autoplay) for x in stored.seats
-        ]
-        table = Table(self, stored.code, stored.preset, stored.options, settings, seats)
-        game: StoredGame | None = stored.game
-        if game is not None:
-            table.game_id, table.game_number = game.id, game.number
-            table.players = [p["seat"] for p in game.players]
-            table._begin(game.seed, game.actions)
-            table.status = "over" if game.finished else "playing"
-            if table.game is not None and table.game.is_over and not game.finished:
-                table._finish()  # stopped between the last action and storing the record
-            if table.status == "playing":
-                for seat in seats:
-                    if seat.kind == "human" and not seat.autoplay:
-                        table._start_grace(seat)
-                table.schedule()
-        return table
+    def _restore(self, stored: StoredTable) -> Table:
+        try:
+            return Table.restore(self, stored)
+        except Exception as exc:  # whatever is wrong with one table must not stop the server
+            why = f"{type(exc).__name__}: {exc}"
+            log.warning("table %s could not be resumed and is set aside: %s", stored.code, why)
+            return Table.set_aside(self, stored, why)
+
+    async def sweep(self) -> None:
+        """Let go of what nobody uses: finished tables nobody watches leave memory (they load
+        again when opened), idle lobbies are closed, unused dice cups deleted. Finished games
+        are kept."""
+        limits = self.limits
+        now = time.monotonic()
+        for code, table in list(self.tables.items()):
+            idle = now - table.active
+            if (
+                table.status is TableStatus.OVER
+                and not table.clients
+                and not table.saving_record
+                and idle > limits.finished_table_minutes * 60
+            ):
+                table.stop()
+                del self.tables[code]
+        busy = {
+            code
+            for code, table in self.tables.items()
+            if table.clients or now - table.active < limits.idle_lobby_hours * 3600
+        }
+        try:
+            closed = await self.db.run(
+                self.store.close_idle_lobbies, time.time() - limits.idle_lobby_hours * 3600, busy
+            )
+            await self.db.run(
+                self.store.delete_cups_unused_since, time.time() - limits.cup_days * 86400
+            )
+        except StoreUnavailable:
+            return  # the next sweep tries again
+        for code in closed:
+            gone = self.tables.pop(code, None)
+            if gone is not None:
+                gone.stop()
+
+    async def sweep_forever(self) -> None:
+        while True:
+            await self.sweep()
+            await asyncio.sleep(self.limits.sweep_seconds)
+
+    async def close(self) -> None:
+        for table in self.tables.values():
+            table.stop()
+        for task in list(self.tasks):
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        await asyncio.to_thread(self.db.close)

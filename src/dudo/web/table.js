@@ -1,7 +1,7 @@
 // table.js — the table page (GET /t/<CODE>): join or watch, the lobby, the game.
 //
 // Test hooks (ids unless noted):
-//   main#table-main          data-status (loading|lobby|playing|over|missing), data-phase
+//   main#table-main          data-status (loading|lobby|playing|over|broken|missing), data-phase
 //                            (lobby | view.phase: bidding, choose_visibility, over),
 //                            data-turn (view.turn), data-to-move (player number or ""),
 //                            data-seat / data-player (mine, or "" when watching)
@@ -18,7 +18,9 @@
 //            deadline is set), #standing-bid (.bid[data-bid]), #history > li[data-player]
 //            [data-action], #my-dice > .die[data-face] (face-down dice: data-face="?",
 //            class face-down), #my-dice-note, #obliging-banner (data-visibility),
-//            #autoplay-banner with #take-back, #spectator-banner
+//            #autoplay-banner with #take-back, #spectator-banner, #saving-banner (the
+//            server is retrying a write the database did not take), #broken-banner (the
+//            table could not be resumed after a restart: main data-status="broken")
 //   Acting:  #actions (shown when I have a legal action), #bid-picker: a grid of
 //            button.bid-cell[data-bid="3x4"]; legal ones aria-disabled="false", illegal ones
 //            aria-disabled="true" (still clickable: sends `explain`, answer in #bid-explain
@@ -345,7 +347,7 @@ function renderJoin() {
   panel.hidden = !show;
   if (!show) return;
   const open = (S.table.seats || []).filter((s) => s.kind === "open").length;
-  const canJoin = st !== "playing" && open > 0;
+  const canJoin = st !== "playing" && st !== "broken" && open > 0;
   $("join-form").hidden = !canJoin;
   $("join-closed").hidden = canJoin;
   $("join-closed").textContent = st === "playing" ? t("join.started") : t("join.full");
@@ -414,7 +416,7 @@ function renderLobby() {
     ? t("lobby.spectators", { count: tb.spectators })
     : "";
   const st = tb.status;
-  $("host-controls").hidden = !S.host || st === "playing";
+  $("host-controls").hidden = !S.host || st === "playing" || st === "broken";
   $("start-button").hidden = st !== "lobby";
   const filled = (tb.seats || []).filter((s) => s.kind !== "open").length;
   const open = (tb.seats || []).length - filled;
@@ -449,6 +451,8 @@ function renderBanners() {
   const mine = S.seat != null ? S.table?.seats?.[S.seat] : null;
   $("autoplay-banner").hidden = !(mine && mine.autoplay && status() === "playing");
   $("spectator-banner").hidden = !(socket && S.welcomed && S.seat == null && inGame());
+  $("saving-banner").hidden = S.table?.store !== "retrying";
+  $("broken-banner").hidden = status() !== "broken";
   const v = S.view;
   const banner = $("obliging-banner");
   if (inGame() && v.obliging && v.phase !== "over") {

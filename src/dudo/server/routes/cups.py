@@ -11,8 +11,8 @@ from fastapi import APIRouter, HTTPException
 
 from dudo.cup import Cup, CupError
 from dudo.server.deps import AuthorizationHeader, HallDep, bearer
-from dudo.server.storage import token_hash
-from dudo.server.tables import Hall
+from dudo.server.storage import StoreUnavailable, token_hash
+from dudo.server.tables import STORE_DOWN, Hall
 
 router = APIRouter()
 
@@ -27,8 +27,15 @@ CUP_ACTIONS: dict[str, Callable[[Cup], Cup]] = {
 }
 
 
-def _cup_of(hall: Hall, cup_id: str, authorization: str | None) -> Cup:
-    found = hall.store.load_cup(cup_id)
+async def _stored(hall: Hall, method: Callable[..., Any], *args: Any) -> Any:
+    try:
+        return await hall.db.run(method, *args)
+    except StoreUnavailable:
+        raise HTTPException(503, STORE_DOWN) from None
+
+
+async def _cup_of(hall: Hall, cup_id: str, authorization: str | None) -> Cup:
+    found = await _stored(hall, hall.store.load_cup, cup_id)
     if found is None:
         raise HTTPException(404, f"there is no cup {cup_id!r}")
     digest, cup_state = found
@@ -42,7 +49,7 @@ def _cup_of(hall: Hall, cup_id: str, authorization: str | None) -> Cup:
 async def new_cup(hall: HallDep) -> dict[str, Any]:
     cup_id, token = secrets.token_urlsafe(9), secrets.token_urlsafe(24)
     cup = Cup.fresh()
-    hall.store.create_cup(cup_id, token, cup.to_dict())
+    await _stored(hall, hall.store.create_cup, cup_id, token, cup.to_dict())
     return {"id": cup_id, "token": token, "cup": cup.to_dict()}
 
 
@@ -50,14 +57,14 @@ async def new_cup(hall: HallDep) -> dict[str, Any]:
 async def get_cup(
     cup_id: str, hall: HallDep, authorization: AuthorizationHeader = None
 ) -> dict[str, Any]:
-    return {"id": cup_id, "cup": _cup_of(hall, cup_id, authorization).to_dict()}
+    return {"id": cup_id, "cup": (await _cup_of(hall, cup_id, authorization)).to_dict()}
 
 
 @router.post("/api/cups/{cup_id}/{op}")
 async def cup_op(
     cup_id: str, op: str, hall: HallDep, authorization: AuthorizationHeader = None
 ) -> dict[str, Any]:
-    cup = _cup_of(hall, cup_id, authorization)
+    cup = await _cup_of(hall, cup_id, authorization)
     change = CUP_ACTIONS.get(op)
     if change is None:
         raise HTTPException(
@@ -67,5 +74,5 @@ async def cup_op(
         cup = change(cup)
     except CupError as exc:
         raise HTTPException(409, str(exc)) from None
-    hall.store.save_cup(cup_id, cup.to_dict())
+    await _stored(hall, hall.store.save_cup, cup_id, cup.to_dict())
     return {"id": cup_id, "cup": cup.to_dict()}

@@ -8,7 +8,8 @@ from fastapi import APIRouter, HTTPException
 
 from dudo.records import replay_steps
 from dudo.server.deps import HallDep
-from dudo.server.tables import Hall
+from dudo.server.storage import StoreUnavailable
+from dudo.server.tables import STORE_DOWN, Hall
 from dudo.server.wire import event_json, view_json
 
 router = APIRouter()
@@ -18,11 +19,17 @@ router = APIRouter()
 async def games(hall: HallDep, limit: int = 20) -> dict[str, Any]:
     if not 1 <= limit <= 200:
         raise HTTPException(400, "limit: from 1 to 200")
-    return {"games": hall.store.recent_games(limit)}
+    try:
+        return {"games": await hall.db.run(hall.store.recent_games, limit)}
+    except StoreUnavailable:
+        raise HTTPException(503, STORE_DOWN) from None
 
 
-def _record(hall: Hall, game_id: int) -> dict[str, Any]:
-    data = hall.store.game_record(game_id)
+async def _record(hall: Hall, game_id: int) -> dict[str, Any]:
+    try:
+        data = await hall.db.run(hall.store.game_record, game_id)
+    except StoreUnavailable:
+        raise HTTPException(503, STORE_DOWN) from None
     if data is None:
         raise HTTPException(404, f"there is no finished game {game_id}")
     return data
@@ -30,12 +37,12 @@ def _record(hall: Hall, game_id: int) -> dict[str, Any]:
 
 @router.get("/api/games/{game_id}/record")
 async def game_record(game_id: int, hall: HallDep) -> dict[str, Any]:
-    return _record(hall, game_id)
+    return await _record(hall, game_id)
 
 
 @router.get("/api/games/{game_id}/replay")
 async def game_replay(game_id: int, hall: HallDep) -> dict[str, Any]:
-    return replay_json(_record(hall, game_id))
+    return replay_json(await _record(hall, game_id))
 
 
 def replay_json(data: dict[str, Any]) -> dict[str, Any]:

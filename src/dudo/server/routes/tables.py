@@ -39,7 +39,7 @@ class AddBot(BaseModel):
 @router.post("/api/tables", status_code=201)
 async def create_table(body: CreateTable, hall: HallDep) -> dict[str, Any]:
     settings = Settings(body.seats, body.turn_seconds, body.grace_seconds, body.bot_seconds)
-    table, token = hall.create(body.name, body.preset, body.options, settings, body.bots)
+    table, token = await hall.create(body.name, body.preset, body.options, settings, body.bots)
     return {"code": table.code, "seat": 0, "token": token, "url": f"/t/{table.code}"}
 
 
@@ -50,29 +50,29 @@ async def get_table(table: TableDep) -> dict[str, Any]:
 
 @router.post("/api/tables/{code}/join", status_code=201)
 async def join_table(table: TableDep, body: JoinTable) -> dict[str, Any]:
-    seat, token = table.join(body.name)
+    seat, token = await table.join(body.name)
     return {"code": table.code, "seat": seat.seat, "token": token, "url": f"/t/{table.code}"}
 
 
 @router.post("/api/tables/{code}/bots")
 async def add_bot(table: HostTableDep, body: AddBot) -> dict[str, Any]:
-    table.add_bot(body.level)
+    await table.add_bot(body.level)
     return table.to_json()
 
 
 @router.delete("/api/tables/{code}/seats/{seat}")
 async def remove_seat(table: HostTableDep, seat: int) -> dict[str, Any]:
-    table.remove_seat(seat)
+    await table.remove_seat(seat)
     return table.to_json()
 
 
 @router.post("/api/tables/{code}/start")
 async def start(table: HostTableDep) -> dict[str, Any]:
-    table.start()
+    await table.start()
     return table.to_json()
 
 
 @router.post("/api/tables/{code}/rematch")
 async def rematch(table: HostTableDep) -> dict[str, Any]:
-    table.rematch()
+    await table.rematch()
     return table.to_json()
