@@ -28,6 +28,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -223,10 +224,26 @@ def postgres_bin() -> tuple[Path, Path] | None:
     return None
 
 
+class PostgresCluster:
+    """A running throwaway PostgreSQL cluster: its ``dudo`` database's URL, and a way to stop
+    and start it again on the same port (to test what a server does while it is gone)."""
+
+    def __init__(self, url: str, stop: Callable[[], None], start: Callable[[], None]) -> None:
+        self.url = url
+        self.stop = stop
+        self.start = start
+
+
 @pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
+def postgres_url(postgres_cluster: PostgresCluster) -> str:
+    """The URL of the ``dudo`` database of this test process's PostgreSQL cluster."""
+    return postgres_cluster.url
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[PostgresCluster]:
     """A throwaway PostgreSQL cluster for this test process (so each xdist worker has its own),
-    listening on 127.0.0.1 only, trusting local connections; the URL of its ``dudo`` database."""
+    listening on 127.0.0.1 only, trusting local connections."""
     binaries = postgres_bin()
     if binaries is None:
         reason = (
@@ -274,9 +291,18 @@ def postgres_url() -> Iterator[str]:
         text = log.read_text(errors="replace") if log.exists() else ""
         shutil.rmtree(home, ignore_errors=True)
         raise AssertionError(f"pg_ctl start failed:\n{started.stdout}\n{started.stderr}\n{text}")
+
+    def stop() -> None:
+        done = run(pg_ctl, "-D", data, "-m", "fast", "-w", "stop")
+        assert done.returncode == 0, f"pg_ctl stop failed:\n{done.stdout}\n{done.stderr}"
+
+    def start() -> None:
+        done = run(pg_ctl, "-D", data, "-l", log, "-o", options, "-w", "-t", "60", "start")
+        assert done.returncode == 0, f"pg_ctl start failed:\n{done.stdout}\n{done.stderr}"
+
     try:
         create_database(f"postgresql://postgres@{HOST}:{port}/postgres", "dudo")
-        yield f"postgresql://postgres@{HOST}:{port}/dudo"
+        yield PostgresCluster(f"postgresql://postgres@{HOST}:{port}/dudo", stop, start)
     finally:
         run(pg_ctl, "-D", data, "-m", "immediate", "-w", "stop")
         shutil.rmtree(home, ignore_errors=True)
@@ -299,6 +325,81 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     name = f"dudo_{uuid.uuid4().hex[:12]}"
     create_database(base.rsplit("/", 1)[0] + "/postgres", name)
     return base.rsplit("/", 1)[0] + "/" + name
+
+
+# -------------------------------------------------------------------- in this process
+
+
+class InProcessServer(LiveServer):
+    """A server running in a thread of the test process (uvicorn on 127.0.0.1), for tests that
+    reach into it: its hall (``app.state.hall``), limits chosen in Python, or a store with
+    faults put behind the real one. Clients reach it over real sockets like any other."""
+
+    def __init__(self, workdir: Path, app: Any) -> None:
+        super().__init__(workdir)
+        import uvicorn
+
+        self.app = app
+        config = uvicorn.Config(
+            app, host=HOST, port=self.port, log_level="warning", ws_per_message_deflate=False
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, name="dudo-test-server")
+
+    def start(self) -> None:
+        self.thread.start()
+        deadline = time.monotonic() + START_SECONDS
+        while not self.server.started:
+            assert self.thread.is_alive(), "the in-process server stopped while starting"
+            assert time.monotonic() < deadline, "the in-process server did not start"
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+        assert not self.thread.is_alive(), "the in-process server did not stop"
+
+    def kill(self) -> None:
+        self.stop()
+
+    @property
+    def running(self) -> bool:
+        return self.thread.is_alive()
+
+    def call(self, fn: Callable[[], Any]) -> Any:
+        """Run ``fn`` on the server's event loop and return its result (to read or change the
+        hall between two client steps, as nothing else changes it meanwhile)."""
+        import asyncio
+
+        loop = self.app.state.hall.loop
+
+        async def run() -> Any:
+            return fn()
+
+        return asyncio.run_coroutine_threadsafe(run(), loop).result(timeout=10)
+
+
+@pytest.fixture
+def in_process(tmp_path: Path) -> Iterator[Callable[..., InProcessServer]]:
+    """``in_process(**create_app_arguments)`` starts a server in this process on a fresh SQLite
+    file (or the ``database_url`` given) and returns it; it is stopped at the end of the test."""
+    servers: list[InProcessServer] = []
+
+    def start(database_url: str | None = None, **options: Any) -> InProcessServer:
+        from dudo.server.app import create_app
+
+        workdir = tmp_path / f"inproc{len(servers)}"
+        workdir.mkdir()
+        url = database_url or f"sqlite:///{workdir / 'dudo.sqlite3'}"
+        server = InProcessServer(workdir, create_app(url, **options))
+        servers.append(server)
+        server.start()
+        return server
+
+    yield start
+    for server in servers:
+        if server.running:
+            server.stop()
 
 
 # ------------------------------------------------------------------------------ HTTP
@@ -378,6 +479,7 @@ class Player:
         hello: bool = True,
     ) -> None:
         self.name = name
+        self.token = token
         self.frames: list[Json] = []
         self.events: list[Json] = list(known or [])
         self.game = game

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -77,12 +77,14 @@ def create_app(
     rate: float | None = None,
     burst: float | None = None,
     dice: random.Random | None = None,
+    store_factory: Callable[[str], Store] = Store,
 ) -> FastAPI:
     """The application, storing everything at ``database_url``.
 
     ``limits`` are the server's limits (``rate`` and ``burst`` override its frame rate);
     ``dice`` replaces the operating system's randomness for dice seeds and bots (for tests that
-    replay games). The live tables are ``app.state.hall`` while the application runs."""
+    replay games); ``store_factory`` opens the store (tests put faults behind the real one).
+    The live tables are ``app.state.hall`` while the application runs."""
     limits = limits or Limits()
     if rate is not None:
         limits = Limits(**{**limits.__dict__, "frame_rate": rate})
@@ -91,7 +93,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(database_url)
+        store = store_factory(database_url)
         hall = Hall(store, asyncio.get_running_loop(), limits)
         if dice is not None:
             hall.dice = dice

@@ -596,6 +596,7 @@ class Table:
             await self.hall.db.run(self.hall.store.finish_game, *args)
             self.saving_record = False
         except StoreUnavailable:
+            self._store_retrying()
             self.hall.spawn(self._save_record(args, 1))
         self.broadcast_table()
 
@@ -620,7 +621,9 @@ class Table:
             self.broadcast_table()
 
     def _store_ok(self) -> None:
-        if self.store_state is not StoreState.OK:
+        """A write went through: the table is no longer waiting for the store (unless its
+        finished game's record still is)."""
+        if self.store_state is not StoreState.OK and not self.saving_record:
             self.store_state = StoreState.OK
             self.broadcast_table()
 
