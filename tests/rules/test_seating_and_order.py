@@ -1,4 +1,4 @@
-"""RULES.md section 2 and 6: seating, direction and next_opener."""
+"""docs/rules.md section 2 and 6: seating, direction and next_opener."""
 
 from __future__ import annotations
 
