@@ -27,7 +27,7 @@ def distribution(
     face: int, known: Sequence[int], unknown: int, rules: Rules, obliging: bool
 ) -> list[Fraction]:
     """P(count == k) over every roll of the unknown dice, counted by the engine."""
-    wild = rules.aces_wild and not obliging  # RULES.md: aces are never wild while obliging
+    wild = rules.aces_wild and not obliging  # docs/rules.md: aces are never wild while obliging
     counts: list[int] = [0] * (len(known) + unknown + 1)
     for roll in itertools.product(range(1, rules.faces + 1), repeat=unknown):
         counts[count_matching([known, roll], face, wild, rules.wild_needs_natural)] += 1

@@ -9,7 +9,7 @@ preset + option overrides, hands, opener, optional start total and obliging-roun
   which: a closed form where the raise relation is a total order (``2**K - 1`` for ``index``
   with unrestricted openings; in general the sum over allowed openings ``o`` of
   ``2**(bids above o)``), and a chain-counting DP over a raise relation written below from
-  the wording of RULES.md (``dudo.engine.bids`` is not used).
+  the wording of docs/rules.md (``dudo.engine.bids`` is not used).
 * **Full perft**: the number of leaf action sequences up to depth ``d``, every action
   anyone may take (bids, calls, out-of-turn cruzado calls, spot-on, pass, doubt-pass, the
   obliger's open/closed choice); a sequence that ends the round is a leaf at its length.
@@ -127,7 +127,7 @@ def engine_perft(g: Game, depth: int) -> int:
     return total
 
 
-# --- an independent model of one round, from the wording of RULES.md -----------------------------
+# --- an independent model of one round, from the wording of docs/rules.md ------------------------
 
 
 @dataclass(frozen=True)
@@ -194,7 +194,7 @@ ENDS_ROUND = frozenset({"call", "spot-on", "doubt-pass"})
 
 
 class RoundModel:
-    """Who may do what in one round, written from RULES.md without the engine's bid code."""
+    """Who may do what in one round, written from docs/rules.md without the engine's bid code."""
 
     def __init__(self, pos: Position) -> None:
         self.o = o = Options.of(pos.rules)

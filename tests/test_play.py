@@ -233,8 +233,8 @@ def test_counterclockwise_table_lists_play_order(tmp_path: Path) -> None:
     assert order is not None
     seats = order[1].split(", ")
     table = re.findall(r"^    [> ] (\w+) +\d+ dic?e", out, re.M)[:4]
-    # the table runs from the opener (the first seat) against the seating order
-    assert table == [seats[0], *reversed(seats[1:])]
+    # the narration names the players in play order, and the table runs from the opener in it
+    assert table == seats
 
 
 # ------------------------------------------------------------------------ bad input

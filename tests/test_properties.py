@@ -1,6 +1,6 @@
 """Property tests of the rules engine: random rules, random tables, random legal play.
 
-Strategies draw a preset, any combination of option overrides from RULES.md section 2
+Strategies draw a preset, any combination of option overrides from docs/rules.md section 2
 (impossible combinations raise ``RulesError``, whose message must name an option, and are
 assumed away), a player count within the rules' limits, a dice seed and a seed for the
 player who picks among *all* legal actions (out-of-turn cruzado calls included). A failing

@@ -1,4 +1,5 @@
-"""Helpers for the RULES.md scenario tests: fixed dice, scripted play, illegal-action checks."""
+"""Helpers for the docs/rules.md scenario tests: fixed dice, scripted play, illegal-action
+checks."""
 
 from __future__ import annotations
 

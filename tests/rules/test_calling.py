@@ -1,4 +1,4 @@
-"""RULES.md section 2, Calling: loss=one and loss=difference, for every preset."""
+"""docs/rules.md section 2, Calling: loss=one and loss=difference, for every preset."""
 
 from __future__ import annotations
 

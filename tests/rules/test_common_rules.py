@@ -1,4 +1,4 @@
-"""RULES.md section 1: rules common to every preset."""
+"""docs/rules.md section 1: rules common to every preset."""
 
 from __future__ import annotations
 

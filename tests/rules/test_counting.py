@@ -1,4 +1,4 @@
-"""RULES.md section 2, Counting: aces_wild and wild_needs_natural, for every preset."""
+"""docs/rules.md section 2, Counting: aces_wild and wild_needs_natural, for every preset."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dudo.engine import Bid, DiceLost, Revealed, count_matching, preset
 
 from .conftest import PRESET_NAMES, deal, only, play
 
-# Which presets make aces wild, and which need a natural (RULES.md section 3 table).
+# Which presets make aces wild, and which need a natural (docs/rules.md section 3 table).
 WILD = dict.fromkeys(PRESET_NAMES, True)
 NEEDS_NATURAL = {name: name in ("dudo-legacy", "dudo-equalize") for name in PRESET_NAMES}
 

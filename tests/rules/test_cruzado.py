@@ -1,4 +1,4 @@
-"""RULES.md section 2 and 6, cruzado: out-of-turn calls."""
+"""docs/rules.md section 2 and 6, cruzado: out-of-turn calls."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md section 2 and 6, the obliging round (obligo / palo fijo / palifico)."""
+"""docs/rules.md section 2 and 6, the obliging round (obligo / palo fijo / palifico)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from dudo.engine import (
 
 from .conftest import PRESET_NAMES, assert_illegal, deal, legal, of_type, only, play
 
-# (oblige, min players, face change, visibility) per preset: RULES.md section 3.
+# (oblige, min players, face change, visibility) per preset: docs/rules.md section 3.
 OBLIGE_TABLE: dict[str, tuple[bool, int, str, str]] = {
     "dudo": (True, 2, "single_die", "obliger_chooses"),
     "dudo-legacy": (True, 2, "single_die_veteran", "normal"),

@@ -1,4 +1,4 @@
-"""RULES.md section 2, open_on_aces: never, one_die_only, free_transform, always."""
+"""docs/rules.md section 2, open_on_aces: never, one_die_only, free_transform, always."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md section 2 and 3: invalid option values and impossible combinations are rejected
+"""docs/rules.md section 2 and 3: invalid option values and impossible combinations are rejected
 with a message that names the option."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES.md section 2, pass (paso) and doubting the pass (dudo el paso)."""
+"""docs/rules.md section 2, pass (paso) and doubting the pass (dudo el paso)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from .conftest import PRESET_NAMES, assert_illegal, deal, legal, only, play
 FH, FK, FD = PassHand.FULL_HOUSE, PassHand.FIVE_KIND, PassHand.FIVE_DIFFERENT
 ALL = frozenset({FH, FK, FD})
 
-# (pass hands, min players, spot-on allowed after a pass) per preset: RULES.md section 3.
+# (pass hands, min players, spot-on allowed after a pass) per preset: docs/rules.md section 3.
 PASS_TABLE: dict[str, tuple[frozenset[PassHand], int, bool]] = {
     "dudo": (ALL, 2, False),
     "dudo-legacy": (frozenset({FD}), 2, True),

@@ -1,8 +1,9 @@
-"""RULES.md section 3: the seven presets, exactly as the table says, and house rules on top."""
+"""docs/rules.md section 3: the seven presets, exactly as the table says, and house rules on top."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,13 +20,13 @@ from dudo.engine import (
     RulesError,
     preset,
 )
-from dudo.engine.rules import from_mapping, parse_assignment
+from dudo.engine.rules import from_mapping, option_choices, parse_assignment
 
 from .conftest import PRESET_NAMES
 
 ALL_PASS = ["five_different", "five_kind", "full_house"]
 
-# Variants off by default in every preset (RULES.md section 3, below the table), and the
+# Variants off by default in every preset (docs/rules.md section 3, below the table), and the
 # research options every preset leaves at their defaults.
 OFF: dict[str, Any] = {
     "loss": "one",
@@ -39,7 +40,7 @@ OFF: dict[str, Any] = {
 }
 ACES = {"aces_to": "ceil_half", "aces_from": "double_plus_one"}
 
-# The RULES.md section 3 table, as data: every option the table fixes for each preset.
+# The docs/rules.md section 3 table, as data: every option the table fixes for each preset.
 TABLE: dict[str, dict[str, Any]] = {
     "dudo": {
         "aces_wild": True,
@@ -278,3 +279,53 @@ def test_parse_assignment() -> None:
         parse_assignment("spot_on")
     with pytest.raises(RulesError, match="unknown option 'bogus'"):
         parse_assignment("bogus=1")
+
+
+# --- the rules page's own table ------------------------------------------------------------
+
+RULES_PAGE = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+
+
+def shown(value: Any) -> str:
+    """An option value as docs/rules.md writes it in the section 3 table."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, list):
+        return ", ".join(value) if value else "none"
+    return str(value)
+
+
+def page_table() -> tuple[list[str], dict[str, dict[str, str]]]:
+    """The presets heading the section 3 table, and each option row, cell by preset."""
+    lines = RULES_PAGE.read_text(encoding="utf-8").splitlines()
+    header = next(line for line in lines if line.startswith("| option |"))
+    names = [cell.strip().strip("`") for cell in header.strip("|").split("|")][1:]
+    rows: dict[str, dict[str, str]] = {}
+    for line in lines:
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        option = cells[0].strip("`")
+        if option in OPTION_NAMES and len(cells) == len(names) + 1:
+            rows[option] = dict(zip(names, cells[1:], strict=True))
+    return names, rows
+
+
+def test_the_rules_page_table_shows_every_option_of_every_preset() -> None:
+    names, rows = page_table()
+    assert names == list(PRESETS)
+    assert list(rows) == list(OPTION_NAMES)
+    for name, rules in PRESETS.items():
+        for option, value in rules.to_dict().items():
+            assert rows[option][name] == shown(value), (name, option)
+
+
+def test_the_rules_page_names_every_option_and_value() -> None:
+    text = RULES_PAGE.read_text(encoding="utf-8")
+    for option in OPTION_NAMES:
+        assert f"`{option}`" in text, option
+        for value in option_choices(option) or ():
+            if isinstance(value, str):
+                assert f"`{value}`" in text, (option, value)
+    for hand in ALL_PASS:
+        assert f"`{hand}`" in text, hand

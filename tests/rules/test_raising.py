@@ -1,4 +1,4 @@
-"""RULES.md section 2, Raising: raise_mode, aces_rank and ace arithmetic, for every preset."""
+"""docs/rules.md section 2, Raising: raise_mode, aces_rank and ace arithmetic, for every preset."""
 
 from __future__ import annotations
 

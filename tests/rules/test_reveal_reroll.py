@@ -1,4 +1,4 @@
-"""RULES.md section 2 and 6, reveal_reroll: set dice aside face up and re-roll the rest."""
+"""docs/rules.md section 2 and 6, reveal_reroll: set dice aside face up and re-roll the rest."""
 
 from __future__ import annotations
 

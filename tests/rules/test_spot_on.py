@@ -1,4 +1,5 @@
-"""RULES.md section 2 and 6, spot-on: reward, cost, thresholds, minimum players, next opener."""
+"""docs/rules.md section 2 and 6, spot-on: reward, cost, thresholds, minimum players, next
+opener."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from dudo.engine import (
 
 from .conftest import PRESET_NAMES, assert_illegal, deal, legal, of_type, only, play
 
-# (spot_on, reward, threshold, min players) per preset: RULES.md section 3.
+# (spot_on, reward, threshold, min players) per preset: docs/rules.md section 3.
 SPOT_ON_TABLE: dict[str, tuple[bool, str, str, int]] = {
     "dudo": (True, "gain", "more_than_half", 2),
     "dudo-legacy": (True, "gain", "none", 2),

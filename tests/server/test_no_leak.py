@@ -11,7 +11,7 @@ The oracle does not use the server's views: once the game is over, its stored re
 (``GET /api/games/{id}/record``) is replayed with :func:`dudo.records.replay_steps`, which
 gives the true hidden dice, the dice set aside face up, the dice counts and the round's
 visibility after every action. Each ``update`` frame is checked against the state of its
-``view.turn`` with the visibility rules of RULES.md restated here (:func:`may_see`):
+``view.turn`` with the visibility rules of docs/rules.md restated here (:func:`may_see`):
 
 - a player sees their own hidden dice in a normal round; in a closed obliging round only
   with one die; in an open obliging round everybody's but their own; a player who is out and
@@ -272,7 +272,7 @@ def ground_truth(record: Json) -> tuple[list[Truth], list[Event]]:
 
 
 def may_see(truth: Truth, viewer: int | None, owner: int) -> bool:
-    """RULES.md: may ``viewer`` (None: a spectator) see ``owner``'s hidden dice now?"""
+    """docs/rules.md: may ``viewer`` (None: a spectator) see ``owner``'s hidden dice now?"""
     if viewer is None or truth.phase != "bidding":
         return False
     if not truth.counts[viewer] or not truth.counts[owner]:

@@ -1,4 +1,4 @@
-"""The dice cup for play at a real table (RULES.md section 5): roll, remove a die, add a die,
+"""The dice cup for play at a real table (docs/rules.md section 5): roll, remove a die, add a die,
 hide/show, with the die count kept between sessions.
 
 This module is the pure model: an immutable :class:`Cup` whose operations return a new cup,
@@ -27,7 +27,7 @@ from dudo.engine.errors import DudoError
 
 __all__ = ["FACES", "FORMAT", "FORMAT_VERSION", "MAX_DICE", "Cup", "CupError"]
 
-#: The most dice a cup can hold (RULES.md section 5: "never above 5").
+#: The most dice a cup can hold (docs/rules.md section 5: "never going past five").
 MAX_DICE = 5
 #: Die faces; 1 is the ace.
 FACES = range(1, 7)

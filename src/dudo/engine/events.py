@@ -23,7 +23,9 @@ class SeatingRolled(NamedTuple):
 
 
 class SeatingDecided(NamedTuple):
-    """The play order: ``order[0]`` opens the first round, then play goes round in ``direction``."""
+    """The seating: ``order`` lists the seats clockwise from ``order[0]``, who opens the first
+    round; play goes round them in ``direction`` (counterclockwise: ``order[0]``, then
+    ``order[-1]``, ``order[-2]``, ...). Seated by roll, play runs in roll order either way."""
 
     order: tuple[int, ...]
     direction: str

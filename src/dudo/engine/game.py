@@ -135,10 +135,12 @@ _BID_FIELDS = ("bid", "bidder", "passer", "round_bids", "to_move")
 class Game:
     """A game of Dudo from seating to the last die.
 
-    ``players`` are numbered 0..players-1. Play order comes from the rules' ``seating``
-    (recorded as chance), or from ``order`` when the caller fixes it. ``dice`` gives each
-    player's starting dice (default: ``dice_per_player`` each); ``start_total`` the dice
-    the game began with, for positions set up mid-game.
+    ``players`` are numbered 0..players-1. The seating comes from the rules' ``seating``
+    (recorded as chance), or from ``order`` when the caller fixes it. Either way ``order``
+    lists the seats clockwise from ``order[0]``, who opens the first round; play goes round
+    them in the rules' ``direction``. ``dice`` gives each player's starting dice (default:
+    ``dice_per_player`` each); ``start_total`` the dice the game began with, for positions
+    set up mid-game.
     """
 
     __slots__ = (
@@ -272,10 +274,16 @@ class Game:
             seated = self.chance.order(n)
             self.chance_log.append(_new_tuple(ChanceOutcome, ("order", seated)))
             return seated
-        return self._seat_by_roll(list(range(n)))
+        by_roll = self._seat_by_roll(list(range(n)))
+        if self.rules.direction is _CLOCKWISE:
+            return by_roll
+        # ``order`` lists the seats clockwise: for counterclockwise play to run in roll
+        # order, the highest roller sits first and the others, lowest first, round after.
+        return by_roll[:1] + by_roll[:0:-1]
 
     def _seat_by_roll(self, group: list[int]) -> tuple[int, ...]:
-        """Each player rolls one die, highest first; tied players re-roll among themselves."""
+        """Each player rolls one die; the order of play, highest first (tied players
+        re-roll among themselves)."""
         values = self.chance.roll(len(group), self.rules.faces)
         self.chance_log.append(ChanceOutcome("roll", values))
         self.events.append(SeatingRolled(tuple(zip(group, values, strict=True))))

@@ -1,4 +1,4 @@
-"""Rule options and named presets (RULES.md sections 2 and 3), as immutable data.
+"""Rule options and named presets (docs/rules.md sections 2 and 3), as immutable data.
 
 A :class:`Rules` value holds every option. Presets are plain ``Rules`` values looked
 up by name; house rules are a preset with some options replaced (:meth:`Rules.with_options`).

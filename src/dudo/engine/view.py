@@ -16,7 +16,9 @@ class PlayerView:
     ``seen_dice[p]`` are player p's dice this viewer can see now: their own hidden dice
     (unless a closed or open obliging round hides them), every other player's in an open
     obliging round, and dice set aside face up by reveal-and-reroll (which everyone sees).
-    ``None`` means nothing of that hand is visible; ``()`` an empty hand.
+    ``None`` means nothing of that hand is visible; ``()`` an empty hand. ``order`` lists
+    the seats clockwise from the first round's opener; play goes round them in
+    ``rules.direction`` (see :func:`successors`).
     """
 
     rules: Rules
@@ -82,7 +84,8 @@ class PlayerView:
 
 
 def successors(order: tuple[int, ...], clockwise: bool) -> tuple[int, ...]:
-    """Who sits after each player (eliminated players included), by seat order."""
+    """Who plays after each player (eliminated players included): the next seat of
+    ``order``, which lists the seats clockwise, in the direction of play."""
     step = 1 if clockwise else -1
     n = len(order)
     succ = [0] * n

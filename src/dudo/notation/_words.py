@@ -125,7 +125,7 @@ def number_spellings(lang: str) -> dict[str, int]:
 
 # --- faces ---------------------------------------------------------------------------------------
 
-# Primary names, (singular, plural), lowercase as in running text (RULES.md section 4).
+# Primary names, (singular, plural), lowercase as in running text (docs/rules.md section 4).
 FACE_NAMES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "en": (
         ("ace", "aces"),

@@ -258,7 +258,9 @@ class Narrator:
             self.line(f"{label}: {', '.join(f'{name(p)} {v}' for p, v in e.rolls)}", indent=0)
         elif isinstance(e, SeatingDecided):
             how = f", {self.seating}" if self.seating else ""
-            order = ", ".join(name(p) for p in e.order)
+            # e.order lists the seats clockwise; counterclockwise play runs back round them.
+            seats = e.order if e.direction == "clockwise" else e.order[:1] + e.order[:0:-1]
+            order = ", ".join(name(p) for p in seats)
             self.line(f"Play order ({e.direction}{how}): {order}", indent=0)
         elif isinstance(e, RoundStarted):
             self.console.print()

@@ -1,4 +1,4 @@
-// cup.js — the dice cup (GET /cup), RULES.md section 5: roll, remove one die, add one die,
+// cup.js — the dice cup (GET /cup), docs/rules.md section 5: roll, remove one die, add one die,
 // hide/show, new game. The cup lives on the server; its id and token are kept in
 // localStorage "dudo.cup" as {"id", "token"} (a new cup is made when absent, 404 or 401).
 //

@@ -17,11 +17,15 @@ export function narrateEvent(e, nameOf) {
       return tNodes("ev.seating_rolled", {
         rolls: (e.rolls || []).map(([p, v]) => `${n(p)} ${v}`).join(", "),
       });
-    case "SeatingDecided":
+    case "SeatingDecided": {
+      // e.order lists the seats clockwise; counterclockwise play runs back round them.
+      const seats = e.order || [];
+      const play = e.direction === "counterclockwise" ? [...seats.slice(0, 1), ...seats.slice(1).reverse()] : seats;
       return tNodes("ev.seating_decided", {
-        order: (e.order || []).map(n).join(" → "),
+        order: play.map(n).join(" → "),
         direction: t(`val.${e.direction}`),
       });
+    }
     case "RoundStarted":
       return tNodes(e.obliging ? "ev.round_started_obliging" : "ev.round_started", {
         n: e.number,
