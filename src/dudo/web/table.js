@@ -381,7 +381,8 @@ function seatItem(seat) {
   if (seat.autoplay) item.append(el("span", { class: "badge red" }, t("lobby.autoplay")));
   const playing = status() === "playing";
   const inThisGame = seat.player != null;
-  const removable = S.host && seat.seat !== 0 && !(playing && inThisGame && seat.kind === "bot");
+  const removable =
+    S.host && seat.seat !== 0 && status() !== "broken" && !(playing && inThisGame && seat.kind === "bot");
   if (removable) {
     const label = seat.kind === "bot" ? t("lobby.remove_bot") : t("lobby.kick");
     item.append(
