@@ -357,19 +357,21 @@ class Table:
     def _open_seat(self) -> Seat:
         seat = next((s for s in self.seats if s.kind is SeatKind.OPEN), None)
         if seat is None:
-            raise TableError(409, "the table is full")
+            raise TableError(
+                409, "the table is full: ask the host to free a seat, or watch the game"
+            )
         return seat
 
     async def remove_seat(self, index: int) -> None:
         if not 0 <= index < len(self.seats):
-            raise TableError(404, f"there is no seat {index}")
+            raise TableError(404, f"there is no seat {index}: seats are 0 to {len(self.seats) - 1}")
         if index == 0:
             raise TableError(400, "the host cannot remove their own seat")
         async with self.lock:
             self._refuse_if_broken()
             seat = self.seats[index]
             if seat.kind is SeatKind.OPEN:
-                raise TableError(409, f"seat {index} is already open")
+                raise TableError(409, f"seat {index} is already open: nobody to remove")
             in_game = self.status is TableStatus.PLAYING and index in self.players
             if in_game and seat.kind is SeatKind.BOT:
                 raise TableError(409, "a bot in the game plays on until the game ends")
