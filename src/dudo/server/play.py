@@ -60,14 +60,14 @@ class Connection:
         data: bytes | None = message.get("bytes")
         return data or b""
 
-    async def close_after_sending(self, code: int | None = None) -> None:
-        """Send what is queued (the errors that explain the close), then close with ``code``
-        (by default the code the connection finished with)."""
+    async def close_after_sending(self) -> None:
+        """Send what is queued (the errors that explain the close), then close with the code
+        the connection finished with."""
         self.finish()
         if self.writer is not None:
             with contextlib.suppress(Exception):
                 await self.writer
-        await self.close(self.close_code if code is None else code)
+        await self.close(self.close_code)
 
     async def close(self, code: int) -> None:
         """Close the socket unless it is closed already, or the client has gone."""
