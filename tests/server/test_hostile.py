@@ -76,8 +76,54 @@ ACT_CASES = [
     ('{"type": "act", "action": "banana", "turn": {TURN}}', "unknown_action", ["banana"]),
     ('{"type": "act", "action": "3x9", "turn": {TURN}}', "unknown_action", ["3x9"]),
     ('{"type": "act", "action": "0x4", "turn": {TURN}}', "unknown_action", ["0x4"]),
-    ('{"type": "act", "action": "{ACTION}", "turn": -5}', "stale", ["-5"]),
+    ('{"type": "act", "action": "{ACTION}", "turn": -5}', "bad_message", ["act.turn", "-5"]),
     ('{"type": "PING"}', "bad_message", ["'PING'"]),
+    # Text that is not Unicode: a lone surrogate has no UTF-8 form to send back or store.
+    (
+        '{"type": "act", "action": "\\ud800", "turn": {TURN}}',
+        "bad_message",
+        ["act.action", "surrogate"],
+    ),
+    ('{"type": "act", "action": "3x\\udfff", "turn": {TURN}}', "bad_message", ["surrogate"]),
+    (
+        '{"type": "explain", "action": "\\udc00call"}',
+        "bad_message",
+        ["explain.action", "surrogate"],
+    ),
+    # Nesting that would exhaust the JSON reader's recursion.
+    ("[" * 2000, "bad_message", ["nested deeper than 8 levels"]),
+    ('{"type": "act", "x": ' + "[" * 1000 + "]" * 1000 + "}", "bad_message", ["nested deeper"]),
+    # Numbers outside what a field means, and the numbers Python reads but JSON has not.
+    (
+        '{"type": "act", "action": "{ACTION}", "turn": 1e400}',
+        "bad_message",
+        ["act.turn", "0 to 9007199254740991", "1e400"],
+    ),
+    ('{"type": "act", "action": "{ACTION}", "turn": NaN}', "bad_message", ["act.turn", "NaN"]),
+    (
+        '{"type": "act", "action": "{ACTION}", "turn": Infinity}',
+        "bad_message",
+        ["act.turn", "Infinity"],
+    ),
+    ('{"type": "act", "action": "{ACTION}", "turn": -Infinity}', "bad_message", ["act.turn"]),
+    (
+        '{"type": "act", "action": "{ACTION}", "turn": 9007199254740992}',
+        "bad_message",
+        ["act.turn", "9007199254740991"],
+    ),
+    (
+        '{"type": "act", "action": "{ACTION}", "turn": 1' + "0" * 3000 + "}",
+        "bad_message",
+        ["act.turn", "0 to"],
+    ),
+    (
+        '{"type": "hello", "since": 100000000000000000000000}',
+        "bad_message",
+        ["hello.since", "-1 to"],
+    ),
+    ('{"type": "hello", "since": -2}', "bad_message", ["hello.since", "-1 to"]),
+    ('{"type": "hello", "game": -1}', "bad_message", ["hello.game", "0 to", "null"]),
+    ('{"type": "hello", "game": 1e400}', "bad_message", ["hello.game"]),
 ]
 
 
@@ -199,6 +245,38 @@ def test_a_hello_with_a_bad_field_closes_the_connection(match: Match) -> None:
         while True:
             rude.recv(timeout=5)
     assert_unchanged(match, before)
+
+
+BAD_HELLOS = [
+    # (first frame, words the error must contain)
+    ('{"type": "hello", "token": "\\ud83d"}', ["hello.token", "surrogate"]),
+    ('{"type": "hello", "token": "ab\\udfffcd", "since": 3}', ["hello.token", "surrogate"]),
+    ('{"type": "hello", "since": 100000000000000000000000}', ["hello.since", "-1 to"]),
+    ('{"type": "hello", "since": -7}', ["hello.since", "-1 to"]),
+    ('{"type": "hello", "since": NaN}', ["hello.since", "NaN"]),
+    ('{"type": "hello", "game": -1}', ["hello.game", "0 to"]),
+    ('{"type": "hello", "game": 1e400}', ["hello.game", "1e400"]),
+    ("[" * 3000, ["nested deeper"]),
+]
+
+
+@pytest.mark.parametrize(("first", "words"), BAD_HELLOS, ids=[h[0][:30] for h in BAD_HELLOS])
+def test_a_hello_out_of_range_or_not_unicode_is_refused(
+    shared_server: LiveServer, first: str, words: list[str]
+) -> None:
+    match = Match(shared_server, start=False)
+    rude = Player(match.server, match.code, hello=False, name="rude")
+    rude.send_raw(first)
+    error = rude.error()
+    assert error["code"] == "bad_message", error
+    for word in words:
+        assert word in error["message"], f"{word!r} not in {error['message']!r}"
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            rude.recv(timeout=5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008, closed.value
+    server_healthy(match.server)
+    match.close()
 
 
 def test_an_unknown_table_is_refused(shared_server: LiveServer) -> None:

@@ -220,6 +220,21 @@ def test_a_spectator_cannot_act(match: Match) -> None:
     spectator.close()
 
 
+def test_take_back_without_a_stand_in_is_answered(shared_server: LiveServer) -> None:
+    """Every frame gets an answer: taking back a seat no bot is playing is an error."""
+    match = Match(shared_server, start=False)
+    for started in (False, True):
+        if started:
+            match.start()
+        for p in match.players:
+            p.send({"type": "take_back"})
+            error = p.error("the answer to take_back")
+            assert error["code"] == "not_standing_in", error
+            assert "no bot is playing for you" in error["message"], error
+            assert not p.updates_since_sync(), "nothing changed"
+    match.close()
+
+
 def test_explain_says_whether_and_why(match: Match) -> None:
     mover = settle(match.players)
     waiting = other(match, mover)

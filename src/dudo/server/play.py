@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketState
 
 from dudo.engine.errors import DudoError
 from dudo.server.limits import Limits
@@ -16,6 +18,8 @@ from dudo.server.tables import ActionRefused, Hall, SeatKind, Table
 from dudo.server.wire import PROTOCOL_VERSION, BadMessage, dumps, parse_frame
 
 router = APIRouter()
+# The logger ``dudo serve`` prints with uvicorn's format and level.
+log = logging.getLogger("uvicorn.error")
 
 
 class Connection:
@@ -33,28 +37,55 @@ class Connection:
         self.checked = time.monotonic()
         self.strikes = 0
         self.closed = False
+        #: The close code once the connection is finishing (see PROTOCOL.md).
+        self.close_code = 1000
         self.writer: asyncio.Task[None] | None = None
 
     def send(self, text: str) -> None:
         if self.closed:
             return
         if self.queue.qsize() >= self.limits.max_queue:  # not reading: let it go, not hold memory
-            self.finish()
+            self.finish(1008)
             return
         self.queue.put_nowait(text)
 
-    async def close_after_sending(self, code: int) -> None:
-        """Send what is queued (the errors that explain the close), then close."""
+    async def receive(self) -> str | bytes | None:
+        """The next frame as sent, text or binary (None: the client has gone)."""
+        message = await self.websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        text: str | None = message.get("text")
+        if text is not None:
+            return text
+        data: bytes | None = message.get("bytes")
+        return data or b""
+
+    async def close_after_sending(self) -> None:
+        """Send what is queued (the errors that explain the close), then close with the code
+        the connection finished with."""
         self.finish()
         if self.writer is not None:
             with contextlib.suppress(Exception):
                 await self.writer
-        await self.websocket.close(code=code)
+        await self.close(self.close_code)
 
-    def finish(self) -> None:
-        """Send what is queued, then stop the writer."""
+    async def close(self, code: int) -> None:
+        """Close the socket unless it is closed already, or the client has gone."""
+        socket = self.websocket
+        if (
+            socket.client_state is WebSocketState.DISCONNECTED
+            or socket.application_state is WebSocketState.DISCONNECTED
+        ):
+            return
+        # Closing races the client leaving: either way the socket ends closed.
+        with contextlib.suppress(Exception):
+            await socket.close(code=code)
+
+    def finish(self, code: int = 1000) -> None:
+        """Send what is queued, then stop the writer; the connection closes with ``code``."""
         if not self.closed:
             self.closed = True
+            self.close_code = code
             self.queue.put_nowait(None)
 
     def error(self, code: str, message: str) -> None:
@@ -71,11 +102,29 @@ class Connection:
         return False
 
     async def write(self) -> None:
+        """Send the queue in order. A send that fails for any reason but the client leaving
+        closes the connection with 1011 and logs one line: an open connection that no longer
+        answers would leave its client waiting for ever."""
         while True:
             text = await self.queue.get()
             if text is None:
-                break
-            await self.websocket.send_text(text)
+                return
+            try:
+                await self.websocket.send_text(text)
+            except Exception as exc:
+                self.finish(1011)
+                if isinstance(exc, WebSocketDisconnect) or (
+                    self.websocket.client_state is WebSocketState.DISCONNECTED
+                ):
+                    return  # the client has gone: nobody left to tell
+                log.error(
+                    "WebSocket %s: sending a frame failed (%s: %s); closed with code 1011",
+                    self.websocket.url.path,
+                    type(exc).__name__,
+                    exc,
+                )
+                await self.close(1011)
+                return
 
 
 @router.websocket("/ws/{code}")
@@ -91,32 +140,36 @@ async def play(websocket: WebSocket, code: str) -> None:
         await websocket.close(code=4404)
         return
     connection = Connection(websocket, limits)
-    writer = connection.writer = asyncio.create_task(connection.write())
+    connection.writer = asyncio.create_task(connection.write())
     try:
         try:
-            first = await asyncio.wait_for(websocket.receive_text(), limits.hello_seconds)
+            first = await asyncio.wait_for(connection.receive(), limits.hello_seconds)
+            if first is None:
+                return
             hello = parse_frame(first)
             if hello["type"] != "hello":
                 raise BadMessage("bad_message", "the first frame must be hello")
         except BadMessage as exc:
             connection.error(exc.code, str(exc))
-            await connection.close_after_sending(1008)
+            connection.finish(1008)
             return
         except TimeoutError:
-            await websocket.close(code=1008)
+            connection.finish(1008)
             return
         if not welcome(table, connection, hello):
-            await connection.close_after_sending(1013)
+            connection.finish(1013)
             return
         await serve_frames(table, connection)
     except WebSocketDisconnect:
         pass
+    except Exception:
+        connection.finish(1011)  # the client learns at once; uvicorn logs the traceback
+        raise
     finally:
         if connection in table.clients:
             table.disconnected(connection)
-        connection.finish()
-        with contextlib.suppress(Exception):
-            await writer
+        # Every way out closes the socket, with the code the connection finished with.
+        await connection.close_after_sending()
 
 
 def welcome(table: Table, connection: Connection, hello: dict[str, Any]) -> bool:
@@ -157,15 +210,12 @@ def welcome(table: Table, connection: Connection, hello: dict[str, Any]) -> bool
 
 async def serve_frames(table: Table, connection: Connection) -> None:
     while not connection.closed:
-        message = await connection.websocket.receive()
-        if message["type"] == "websocket.disconnect":
-            return
-        raw = message.get("text")
+        raw = await connection.receive()
         if raw is None:
-            raw = message.get("bytes") or b""
+            return
         if not connection.within_rate():
             if connection.strikes > connection.limits.max_strikes:
-                await connection.close_after_sending(1008)
+                connection.finish(1008)
                 return
             connection.error(
                 "rate_limited", f"more than {connection.rate:g} frames a second: slow down"
@@ -187,7 +237,10 @@ async def handle(table: Table, connection: Connection, frame: dict[str, Any]) ->
         seat = None
     try:
         if kind == "ping":
-            connection.send('{"type":"pong"}')
+            # A barrier: the pong comes once whatever the table was doing (a bot's move being
+            # stored, say) is done, so a client that reads up to it has seen all of it.
+            async with table.lock:
+                connection.send('{"type":"pong"}')
         elif kind == "hello":
             connection.error("bad_message", "hello is sent once, first")
         elif kind == "act":

@@ -820,7 +820,9 @@ class Table:
             raise ActionRefused("not_a_player", "only a player can take a seat back")
         async with self.lock:
             if not seat.autoplay:
-                return
+                raise ActionRefused(
+                    "not_standing_in", "no bot is playing for you: your seat is yours to play"
+                )
             stored = seat.stored(autoplay=False)
             try:
                 await self.hall.db.run(self.hall.store.save_seat, self.code, stored)

@@ -8,6 +8,8 @@ hidden dice cannot reach anyone the engine would not show them to.
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import dataclass
 from typing import Any
 
 from dudo.engine.actions import Action, Bid, RevealBid
@@ -99,15 +101,55 @@ def view_json(view: PlayerView, names: list[str], seats: list[int], turn: int) -
 
 
 def dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    """``message`` as compact JSON text that can always be sent as UTF-8."""
+    text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    if not text.isascii():  # O(1) for a str: only non-ASCII text is checked
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            # A lone surrogate has no UTF-8 form and would kill the sending connection:
+            # escaped (\ud800) it is valid JSON that any client reads.
+            return json.dumps(message, separators=(",", ":"))
+    return text
 
 
 # ------------------------------------------------------------------------- client frames
 
-_FRAME_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
-    "hello": {"token": (str, type(None)), "since": (int,), "game": (int, type(None))},
-    "act": {"action": (str,), "turn": (int,)},
-    "explain": {"action": (str,)},
+#: The largest whole number a client may send: the largest a JavaScript number holds exactly.
+MAX_INT = 2**53 - 1
+#: How deeply a client frame may nest arrays and objects (a valid frame is one flat object).
+MAX_DEPTH = 8
+
+
+@dataclass(frozen=True)
+class _Field:
+    """A field of a client frame: the JSON types it may have and, for ints and strings, their
+    bounds."""
+
+    types: tuple[type, ...]
+    low: int = 0
+    high: int = MAX_INT
+    longest: int = 0  # for strings; 0: no limit beyond the frame's
+
+    def want(self) -> str:
+        names = []
+        for t in self.types:
+            if t is int:
+                names.append(f"an int from {self.low} to {self.high}")
+            else:
+                names.append("null" if t is type(None) else t.__name__)
+        return " or ".join(names)
+
+
+_NULL = type(None)
+_FRAME_FIELDS: dict[str, dict[str, _Field]] = {
+    "hello": {
+        "token": _Field((str, _NULL), longest=128),
+        "since": _Field((int,), low=-1),
+        "game": _Field((int, _NULL)),
+    },
+    "act": {"action": _Field((str,), longest=64), "turn": _Field((int,))},
+    "explain": {"action": _Field((str,), longest=64)},
     "take_back": {},
     "ping": {},
 }
@@ -120,13 +162,78 @@ _REQUIRED: dict[str, frozenset[str]] = {
 }
 
 
+class _Literal:
+    """A JSON number no field accepts, kept as written: a fraction, an exponent, NaN or
+    Infinity (Python's JSON reader takes those), or an int too long to be worth converting."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _int(text: str) -> int | _Literal:
+    # Longer than any int a field allows: not converted (converting is quadratic in length).
+    return int(text) if len(text) <= 20 else _Literal(text)
+
+
+_DECODER = json.JSONDecoder(parse_float=_Literal, parse_int=_int, parse_constant=_Literal)
+# A JSON string, or an unterminated one up to the end of the text.
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*(?:"|\Z)', re.DOTALL)
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _too_deep(text: str) -> bool:
+    """Whether ``text`` nests arrays and objects more than MAX_DEPTH deep, found without parsing:
+    the JSON reader recurses once per level and would hit Python's recursion limit."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False  # every frame that is not an attack ends here
+    depth = 0
+    for bracket in _BRACKET.finditer(_STRING.sub("", text)):
+        depth += 1 if bracket.group() in "[{" else -1
+        if depth > MAX_DEPTH:
+            return True
+    return False
+
+
+def _shown(value: Any) -> str:
+    """A client's value for an error message: short, and always ASCII."""
+    text = value.text if isinstance(value, _Literal) else json.dumps(value, default=repr)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _unencodable(text: str) -> bool:
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def parse_frame(text: str | bytes) -> dict[str, Any]:
     """Check one client frame and return it as a dict, or raise :class:`BadMessage`."""
     if len(text) > MAX_FRAME:
         raise BadMessage("too_large", f"frame of {len(text)} bytes; the limit is {MAX_FRAME}")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadMessage(
+                "bad_message", "not JSON: a binary frame must hold JSON text in UTF-8"
+            ) from None
+    if _too_deep(text):
+        raise BadMessage(
+            "bad_message",
+            f"nested deeper than {MAX_DEPTH} levels: a frame is one flat JSON object",
+        )
     try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
+        data = _DECODER.decode(text)
+    except ValueError:
         raise BadMessage(
             "bad_message", 'not JSON: send a JSON object such as {"type": "ping"}'
         ) from None
@@ -140,19 +247,29 @@ def parse_frame(text: str | bytes) -> dict[str, Any]:
     for name, value in data.items():
         if name == "type":
             continue
-        if name not in fields:
+        field = fields.get(name)
+        if field is None:
             raise BadMessage("bad_message", f"{kind}: unknown field {name!r}")
-        allowed = fields[name]
-        if isinstance(value, bool) or not isinstance(value, allowed):
-            want = " or ".join("null" if t is type(None) else t.__name__ for t in allowed)
-            raise BadMessage(
-                "bad_message", f"{kind}.{name}: expected {want}, got {json.dumps(value)[:40]}"
-            )
+        _check(f"{kind}.{name}", field, value)
     for name in _REQUIRED[kind]:
         if name not in data:
             raise BadMessage("bad_message", f"{kind}: missing field {name!r}")
-    if len(data.get("action", "")) > 64:  # act and explain, both checked as text above
-        raise BadMessage("bad_message", f"{kind}.action: longer than 64 characters")
-    if kind == "hello" and isinstance(data.get("token"), str) and len(data["token"]) > 128:
-        raise BadMessage("bad_message", "hello.token: longer than 128 characters")
     return data
+
+
+def _check(where: str, field: _Field, value: Any) -> None:
+    """Refuse ``value`` unless it is one of ``field``'s types, within its bounds."""
+    if isinstance(value, bool) or not isinstance(value, field.types):
+        raise BadMessage("bad_message", f"{where}: expected {field.want()}, got {_shown(value)}")
+    if isinstance(value, int) and not field.low <= value <= field.high:
+        raise BadMessage("bad_message", f"{where}: expected {field.want()}, got {value}")
+    if isinstance(value, str):
+        if field.longest and len(value) > field.longest:
+            raise BadMessage("bad_message", f"{where}: longer than {field.longest} characters")
+        if _unencodable(value):
+            # Such a string cannot be sent back, stored or hashed as UTF-8.
+            raise BadMessage(
+                "bad_message",
+                f"{where}: holds a lone UTF-16 surrogate (an escape such as \\ud800 without its "
+                "pair), which is not Unicode text: send the character itself or its full pair",
+            )
