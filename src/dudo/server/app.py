@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from dudo.server import play
+from dudo.server import play, security
 from dudo.server.limits import Limits
 from dudo.server.routes import cups, games, pages, tables, words
 from dudo.server.routes.pages import WEB_DIR
@@ -102,9 +102,13 @@ def create_app(
         finally:
             store.close()
 
-    app = FastAPI(title="dudo", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    # No Swagger page: it runs inline script and a CDN's scripts, which the policy forbids
+    # (and a CDN's script on this origin could read the seat tokens). PROTOCOL.md documents
+    # the API; /openapi.json describes it for tools.
+    app = FastAPI(title="dudo", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.limits = limits
     app.add_middleware(LimitBody, max_body=limits.max_body)
+    security.protect(app)
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
