@@ -21,8 +21,13 @@ async def games(hall: HallDep, limit: int = 20) -> dict[str, Any]:
     return {"games": hall.store.recent_games(limit)}
 
 
+#: The largest game id a database can hold (games.id is a 32-bit INTEGER on PostgreSQL); an id
+#: beyond it is no game, not a database error.
+MAX_GAME_ID = 2**31 - 1
+
+
 def _record(hall: Hall, game_id: int) -> dict[str, Any]:
-    data = hall.store.game_record(game_id)
+    data = hall.store.game_record(game_id) if 0 < game_id <= MAX_GAME_ID else None
     if data is None:
         raise HTTPException(404, f"there is no finished game {game_id}")
     return data
