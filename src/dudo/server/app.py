@@ -13,9 +13,11 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from dudo.server import play
+from dudo.server import play, security
+from dudo.server.errors import http_detail, validation_detail
 from dudo.server.limits import Limits
 from dudo.server.routes import cups, games, pages, tables, words
 from dudo.server.routes.pages import WEB_DIR
@@ -105,21 +107,26 @@ def create_app(
         finally:
             await hall.close()
 
-    app = FastAPI(title="dudo", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    # No Swagger page: it runs inline script and a CDN's scripts, which the policy forbids
+    # (and a CDN's script on this origin could read the seat tokens). PROTOCOL.md documents
+    # the API; /openapi.json describes it for tools.
+    app = FastAPI(title="dudo", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.limits = limits
     app.add_middleware(LimitBody, max_body=limits.max_body)
+    security.protect(app)
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = []
-        for error in exc.errors():
-            where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
-            problems.append(f"{where}: {error.get('msg')}" if where else str(error.get("msg")))
-        return JSONResponse({"detail": "; ".join(problems)}, status_code=422)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": validation_detail(request, exc.errors())}, status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        detail = http_detail(request, exc)
+        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
 
     app.include_router(pages.pages_router())
     app.include_router(words.router)

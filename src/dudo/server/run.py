@@ -6,6 +6,13 @@ import gc
 import sys
 from pathlib import Path
 
+from dudo.server.startup import (
+    DatabaseLock,
+    StartupError,
+    open_database,
+    prepare_folder,
+    sqlite_file,
+)
 from dudo.server.storage import default_url, make_engine
 from dudo.server.wire import MAX_FRAME
 
@@ -18,13 +25,24 @@ def serve_command(
     from dudo.cup.storage import data_dir as default_data_dir
     from dudo.server.app import create_app
 
-    if database_url is None:
-        folder = data_dir if data_dir is not None else default_data_dir()
-        folder.mkdir(parents=True, exist_ok=True)
-        database_url = default_url(folder)
-    problem = check_database_url(database_url)
-    if problem is not None:
-        print(f"dudo serve: {problem}", file=sys.stderr)
+    other_place = "--data-dir" if database_url is None else "--database-url"
+    lock: DatabaseLock | None = None
+    try:
+        if database_url is None:
+            folder = data_dir if data_dir is not None else default_data_dir()
+            prepare_folder(folder)
+            database_url = default_url(folder)
+        problem = check_database_url(database_url)
+        if problem is not None:
+            raise StartupError(problem)
+        database = sqlite_file(database_url)
+        if database is not None:
+            lock = DatabaseLock(database, other_place)
+        open_database(database_url, other_place)
+    except StartupError as exc:
+        if lock is not None:
+            lock.release()
+        print(f"dudo serve: {exc}", file=sys.stderr)
         return 2
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     where = database_url.split("@")[-1] if "@" in database_url else database_url
@@ -45,6 +63,8 @@ def serve_command(
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
     )
+    if lock is not None:
+        lock.release()
     return 0
 
 

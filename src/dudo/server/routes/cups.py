@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -27,6 +28,11 @@ CUP_ACTIONS: dict[str, Callable[[Cup], Cup]] = {
 }
 
 
+#: What a cup id can be (``secrets.token_urlsafe``); anything else is no cup, and never reaches
+#: the database (PostgreSQL refuses text holding a NUL).
+CUP_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
 async def _stored(hall: Hall, method: Callable[..., Any], *args: Any) -> Any:
     try:
         return await hall.db.run(method, *args)
@@ -35,7 +41,7 @@ async def _stored(hall: Hall, method: Callable[..., Any], *args: Any) -> Any:
 
 
 async def _cup_of(hall: Hall, cup_id: str, authorization: str | None) -> Cup:
-    found = await _stored(hall, hall.store.load_cup, cup_id)
+    found = await _stored(hall, hall.store.load_cup, cup_id) if CUP_ID.fullmatch(cup_id) else None
     if found is None:
         raise HTTPException(404, f"there is no cup {cup_id!r}")
     digest, cup_state = found

@@ -25,7 +25,14 @@ async def games(hall: HallDep, limit: int = 20) -> dict[str, Any]:
         raise HTTPException(503, STORE_DOWN) from None
 
 
+#: The largest game id a database can hold (games.id is a 32-bit INTEGER on PostgreSQL); an id
+#: beyond it is no game, not a database error.
+MAX_GAME_ID = 2**31 - 1
+
+
 async def _record(hall: Hall, game_id: int) -> dict[str, Any]:
+    if not 0 < game_id <= MAX_GAME_ID:
+        raise HTTPException(404, f"there is no finished game {game_id}")
     try:
         data = await hall.db.run(hall.store.game_record, game_id)
     except StoreUnavailable:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from fastapi import APIRouter
+from fastapi import APIRouter, HTTPException
 from fastapi.responses import HTMLResponse
+
+from dudo.server.routes.games import MAX_GAME_ID
 
 WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
 PAGES = ("index.html", "table.html", "cup.html", "games.html", "replay.html")
@@ -55,6 +57,8 @@ def pages_router() -> APIRouter:
 
     @router.get("/games/{game_id}")
     async def replay_page(game_id: int) -> HTMLResponse:
+        if not 0 < game_id <= MAX_GAME_ID:
+            raise HTTPException(404, f"there is no finished game {game_id}")
         return page("replay.html")
 
     return router

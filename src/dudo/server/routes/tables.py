@@ -15,7 +15,10 @@ router = APIRouter()
 
 
 class CreateTable(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # The examples are quoted by the errors that say what a body should look like.
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"name": "Ana", "seats": 4}]}
+    )
     name: str = Field(max_length=200)
     preset: str = Field(default=DEFAULT_PRESET, max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
@@ -23,16 +26,16 @@ class CreateTable(BaseModel):
     bots: list[str] = Field(default_factory=list, max_length=7)
     turn_seconds: int = Field(default=0, ge=0, le=3600)
     grace_seconds: int | None = Field(default=30, ge=0, le=3600)
-    bot_seconds: float = Field(default=1.0, ge=0.0, le=10.0)
+    bot_seconds: float = Field(default=1.0, ge=0.0, le=10.0, allow_inf_nan=False)
 
 
 class JoinTable(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"name": "Bo"}]})
     name: str = Field(max_length=200)
 
 
 class AddBot(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"level": "easy"}]})
     level: str = Field(default="easy", max_length=40)
 
 
