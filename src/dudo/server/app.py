@@ -13,14 +13,17 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dudo.server import play
-from dudo.server.limits import Limits
+from dudo.server.deps import client_address
+from dudo.server.limits import Guard, Limits, RateLimited
 from dudo.server.routes import cups, games, pages, tables, words
 from dudo.server.routes.pages import WEB_DIR
 from dudo.server.storage import Store
 from dudo.server.tables import Hall, TableError
+from dudo.server.wire import dumps
 
 
 class _BodyTooLarge(BaseException):
@@ -70,6 +73,34 @@ class LimitBody:
                 await too_large(scope, receive, send)
 
 
+class LimitSockets:
+    """Count the WebSocket connections of each address: one over the rate or the cap of its
+    address gets an error frame (``rate_limited``) that says why, then close code 4429."""
+
+    def __init__(self, app: ASGIApp, guard: Guard) -> None:
+        self.app = app
+        self.guard = guard
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        address = client_address(HTTPConnection(scope))
+        try:
+            self.guard.open_socket(address)
+        except RateLimited as exc:
+            if (await receive())["type"] == "websocket.connect":
+                error = {"type": "error", "code": "rate_limited", "message": str(exc)}
+                await send({"type": "websocket.accept"})
+                await send({"type": "websocket.send", "text": dumps(error)})
+                await send({"type": "websocket.close", "code": 4429})
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.guard.close_socket(address)
+
+
 def create_app(
     database_url: str,
     *,
@@ -104,11 +135,19 @@ def create_app(
 
     app = FastAPI(title="dudo", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.limits = limits
+    app.state.guard = guard = Guard(limits)
     app.add_middleware(LimitBody, max_body=limits.max_body)
+    app.add_middleware(LimitSockets, guard=guard)
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=exc.status)
+
+    @app.exception_handler(RateLimited)
+    async def rate_limited(_request: Request, exc: RateLimited) -> JSONResponse:
+        return JSONResponse(
+            {"detail": str(exc)}, status_code=429, headers={"Retry-After": str(exc.retry_after)}
+        )
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -11,7 +11,8 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from dudo.engine.errors import DudoError
-from dudo.server.limits import Limits
+from dudo.server.deps import client_address, find_table
+from dudo.server.limits import Guard, Limits, RateLimited
 from dudo.server.tables import ActionRefused, Hall, Table
 from dudo.server.wire import PROTOCOL_VERSION, BadMessage, dumps, parse_frame
 
@@ -82,8 +83,16 @@ class Connection:
 async def play(websocket: WebSocket, code: str) -> None:
     hall: Hall = websocket.app.state.hall
     limits: Limits = websocket.app.state.limits
+    guard: Guard = websocket.app.state.guard
     await websocket.accept()
-    table = hall.tables.get(code.strip().upper())
+    try:
+        table = find_table(hall, guard, client_address(websocket), code)
+    except RateLimited as exc:
+        await websocket.send_text(
+            dumps({"type": "error", "code": "rate_limited", "message": str(exc)})
+        )
+        await websocket.close(code=4429)
+        return
     if table is None:
         await websocket.send_text(
             dumps({"type": "error", "code": "no_table", "message": f"there is no table {code!r}"})

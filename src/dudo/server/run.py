@@ -4,20 +4,32 @@ from __future__ import annotations
 
 import gc
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
+from dudo.server.limits import parse_limits
 from dudo.server.storage import default_url, make_engine
 from dudo.server.wire import MAX_FRAME
 
 
 def serve_command(
-    host: str, port: int, data_dir: Path | None, database_url: str | None, log_level: str
+    host: str,
+    port: int,
+    data_dir: Path | None,
+    database_url: str | None,
+    log_level: str,
+    limit_settings: Sequence[str] = (),
 ) -> int:
     import uvicorn
 
     from dudo.cup.storage import data_dir as default_data_dir
     from dudo.server.app import create_app
 
+    try:
+        limits = parse_limits(limit_settings)
+    except ValueError as exc:
+        print(f"dudo serve: {exc}", file=sys.stderr)
+        return 2
     if database_url is None:
         folder = data_dir if data_dir is not None else default_data_dir()
         folder.mkdir(parents=True, exist_ok=True)
@@ -29,7 +41,7 @@ def serve_command(
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     where = database_url.split("@")[-1] if "@" in database_url else database_url
     print(f"dudo: open http://{shown}:{port}/ in a browser (database: {where})", file=sys.stderr)
-    app = create_app(database_url)
+    app = create_app(database_url, limits=limits)
     tune_garbage_collector()
     uvicorn.run(
         app,

@@ -1,0 +1,216 @@
+"""The server's limits against a real ``dudo serve``: the per-address rates and caps (tables,
+cups, WebSocket connections, unknown table codes) and the least bot delay. Each test starts a server with
+the limits it checks, set small so that a few requests reach them."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from dudo.server.limits import LIMIT_NAMES, Limits, parse_limits
+
+from .conftest import (
+    TEST_ARGS,
+    LiveServer,
+    Player,
+    ServerFactory,
+    api,
+    bearer,
+    get_table,
+    host_post,
+    limit_args,
+    new_table,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def refused(response: httpx.Response, what: str) -> int:
+    """Check a 429 for ``what`` with its wait in the detail and Retry-After; the wait."""
+    assert response.status_code == 429, f"{response.status_code} {response.text}"
+    found = re.fullmatch(
+        rf"too many {what} from your address; try again in (\d+) s", response.json()["detail"]
+    )
+    assert found, response.json()["detail"]
+    assert response.headers["retry-after"] == found[1]
+    return int(found[1])
+
+
+def closed_with(player: Player) -> int | None:
+    """Read until the server closes ``player``; the close code."""
+    with contextlib.suppress(ConnectionClosed):
+        while True:
+            player.recv(timeout=5)
+    return player.ws.close_code
+
+
+def rate_limited(player: Player, what: str) -> None:
+    """The server refused ``player``'s connection: an error frame, then close code 4429."""
+    error = player.error("the rate_limited error")
+    assert error["code"] == "rate_limited" and what in error["message"], error
+    assert closed_with(player) == 4429
+
+
+# ------------------------------------------------------------------- the limits themselves
+
+
+def test_unknown_limits_and_bad_values_are_refused_with_the_names(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "dudo", "serve", "--port", "1", "--limit", "tables_per_hour=5"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2, done
+    assert "unknown limit 'tables_per_hour'" in done.stderr, done.stderr
+    assert ", ".join(LIMIT_NAMES) in done.stderr, "the error lists every name"
+    for setting, problem in [
+        ("tables_burst=many", "limit tables_burst: 'many' is not a number"),
+        ("max_body=1.5", "limit max_body: '1.5' is not a whole number"),
+        ("hello_seconds=-1", "limit hello_seconds: '-1' must be 0 or more"),
+        ("tables_burst", "write NAME=VALUE"),
+    ]:
+        with pytest.raises(ValueError, match=re.escape(problem)):
+            parse_limits([setting])
+    changed = parse_limits(["tables_burst=3", "max_body=100", "tables_burst=4"])
+    assert (changed.tables_burst, changed.max_body) == (4, 100), "the last setting of a name wins"
+
+
+def test_every_limit_is_documented_with_its_default() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Limits") :]
+    docstring = Limits.__doc__ or ""
+    for name in LIMIT_NAMES:
+        default = f"{getattr(Limits(), name):g}"
+        assert re.search(rf"\| `{name}` \| {re.escape(default)} \|", section), f"README: {name}"
+        assert re.search(rf"``{name}``\s+{re.escape(default)}\s", docstring), f"doc: {name}"
+
+
+def test_tables_and_cups_created_per_address_are_limited(live_server: ServerFactory) -> None:
+    server = live_server(args=limit_args(tables_burst=3, tables_per_minute=6, cups_burst=2))
+    with api(server) as http:
+        table = {"name": "Ana", "bot_seconds": 0}
+        for _ in range(3):
+            assert http.post("/api/tables", json=table).status_code == 201
+        wait = refused(http.post("/api/tables", json=table), "tables created")
+        assert 1 <= wait <= 10, "one table every 10 s"
+        # Another address (as a proxy on this machine would forward it) has its own limit.
+        other = {"X-Forwarded-For": "203.0.113.7"}
+        assert http.post("/api/tables", json=table, headers=other).status_code == 201
+        for _ in range(2):
+            assert http.post("/api/cups").status_code == 201
+        refused(http.post("/api/cups"), "cups created")
+
+
+def test_websocket_connections_per_address_are_limited(live_server: ServerFactory) -> None:
+    server = live_server(
+        args=[*TEST_ARGS, *limit_args(sockets_burst=4, sockets_per_minute=1, sockets_per_address=2)]
+    )
+    code = new_table(server)["code"]
+    first, second = Player(server, code), Player(server, code)
+    third = Player(server, code, hello=False)
+    error = third.error("the refusal of a third connection")
+    assert error["code"] == "rate_limited", error
+    assert "too many WebSocket connections open from your address (2)" in error["message"]
+    assert closed_with(third) == 4429
+    first.close()
+    # Once one is closed there is room again (the server notices the close soon after).
+    deadline = time.monotonic() + 5
+    while True:
+        again = Player(server, code, hello=False)
+        again.send({"type": "hello", "token": None, "since": -1})
+        frame = again.recv()
+        if frame["type"] != "error" or time.monotonic() > deadline:
+            break
+        again.close()
+        time.sleep(0.1)
+    assert frame["type"] == "welcome", f"no room after a close: {frame}"
+    again.close()
+    second.close()
+    # Three opened so far (the refused ones do not count): the fourth ends the burst of four,
+    # and the fifth is over the rate (one a minute).
+    Player(server, code).close()
+    rate_limited(Player(server, code, hello=False), "WebSocket connections opened")
+
+
+# ------------------------------------------------------------------- table code guessing
+
+
+def test_guessing_table_codes_is_throttled_but_known_codes_are_not(
+    live_server: ServerFactory,
+) -> None:
+    server = live_server(args=[*TEST_ARGS, *limit_args(lookups_burst=5, lookups_per_minute=1)])
+    created = new_table(server)
+    code = created["code"]
+    guesses = (f"ZZZZ{a}{b}" for a in "ABCDEFGH" for b in "ABCDEFGH")
+    with api(server) as http:
+        for _ in range(30):  # known codes never count
+            assert http.get(f"/api/tables/{code}").status_code == 200
+        for _ in range(5):
+            assert http.get(f"/api/tables/{next(guesses)}").status_code == 404
+        # A guesser probing fast: every probe after the burst is refused.
+        answers = [http.get(f"/api/tables/{next(guesses)}").status_code for _ in range(50)]
+        assert answers == [429] * 50, answers
+        refused(http.get(f"/api/tables/{next(guesses)}"), "unknown table codes looked up")
+        what = "unknown table codes looked up"
+        refused(http.post(f"/api/tables/{next(guesses)}/join", json={"name": "Eve"}), what)
+        refused(http.post(f"/api/tables/{next(guesses)}/start", headers=bearer("x")), what)
+        # Over the limit, a real code gets the same answer: the answers tell no code from another.
+        refused(http.get(f"/api/tables/{code}"), "unknown table codes looked up")
+        # Another address is not throttled.
+        other = {"X-Forwarded-For": "198.51.100.9"}
+        assert http.get(f"/api/tables/{next(guesses)}", headers=other).status_code == 404
+        assert http.get(f"/api/tables/{code}", headers=other).status_code == 200
+    rate_limited(Player(server, next(guesses), hello=False), "unknown table codes looked up")
+
+
+def test_a_known_code_over_websocket_is_never_counted(live_server: ServerFactory) -> None:
+    server = live_server(args=[*TEST_ARGS, *limit_args(lookups_burst=2, lookups_per_minute=1)])
+    code = new_table(server)["code"]
+    for _ in range(10):
+        Player(server, code).close()
+    for guess in ("ZZZZZA", "ZZZZZB"):
+        lost = Player(server, guess, hello=False)
+        assert lost.error()["code"] == "no_table"
+        assert closed_with(lost) == 4404
+    rate_limited(Player(server, "ZZZZZC", hello=False), "unknown table codes looked up")
+
+
+# --------------------------------------------------------------------------------- bots
+
+
+def test_bots_wait_at_least_the_least_bot_delay(live_server: ServerFactory) -> None:
+    server = live_server(args=[])  # the defaults: min_bot_seconds 0.5
+    fast = new_table(server, seats=3, bots=["random", "random"], bot_seconds=0, grace_seconds=0)
+    assert get_table(server, fast["code"])["bot_seconds"] == Limits().min_bot_seconds
+    slow = new_table(server, bot_seconds=2)
+    assert get_table(server, slow["code"])["bot_seconds"] == 2
+    # The host leaves: a bot stands in, and three bots play; time their moves.
+    with Player(server, fast["code"], fast["token"]) as host:
+        host_post(server, fast["code"], "start", fast["token"])
+        host.until(lambda f: f["type"] == "update", "the first update")
+    watcher = Player(server, fast["code"], name="watcher")
+    turns: list[tuple[int, float]] = []
+    while len(turns) < 4:
+        frame = watcher.until(lambda f: f["type"] == "update", "an update", timeout=5)
+        if not turns or frame["view"]["turn"] != turns[-1][0]:
+            turns.append((frame["view"]["turn"], time.monotonic()))
+    watcher.close()
+    gaps = [b - a for (_, a), (_, b) in itertools.pairwise(turns)]
+    assert min(gaps) > 0.4, f"bots moved {gaps} s apart"
+
+
+def test_test_servers_let_bots_answer_at_once(shared_server: LiveServer) -> None:
+    created = new_table(shared_server, bot_seconds=0)
+    assert get_table(shared_server, created["code"])["bot_seconds"] == 0
