@@ -402,7 +402,7 @@ def start_server(port: int, data_dir: Path, profile: str | None) -> subprocess.P
     serve += ["--data-dir", str(data_dir), "--log-level", "warning"]
     # Every simulated person comes from 127.0.0.1: lift the per-address limits that would stop
     # one address creating hundreds of tables and holding thousands of connections.
-    for name in ("tables_burst", "sockets_burst", "sockets_per_address"):
+    for name in ("tables_burst", "sockets_burst", "sockets_per_address", "connections_per_address"):
         serve += ["--limit", f"{name}=1000000"]
     if profile:
         command = [sys.executable, "-c", PROFILED_SERVER, profile, *serve]

@@ -1,5 +1,6 @@
 """The server's limits against a real ``dudo serve``: the per-address rates and caps (tables,
-cups, WebSocket connections, unknown table codes) and the least bot delay. Each test starts a server with
+cups, WebSocket connections, unknown table codes), the deadlines for request headers and bodies,
+and the least bot delay. Each test starts a server with
 the limits it checks, set small so that a few requests reach them."""
 
 from __future__ import annotations
@@ -7,9 +8,12 @@ from __future__ import annotations
 import contextlib
 import itertools
 import re
+import selectors
+import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -19,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from dudo.server.limits import LIMIT_NAMES, Limits, parse_limits
 
 from .conftest import (
+    HOST,
     TEST_ARGS,
     LiveServer,
     Player,
@@ -185,6 +190,135 @@ def test_a_known_code_over_websocket_is_never_counted(live_server: ServerFactory
         assert lost.error()["code"] == "no_table"
         assert closed_with(lost) == 4404
     rate_limited(Player(server, "ZZZZZC", hello=False), "unknown table codes looked up")
+
+
+# ------------------------------------------------------------------- slow HTTP clients
+
+
+def open_sockets(count: int, port: int, first: bytes) -> list[socket.socket]:
+    """``count`` connections to the server that each sent ``first`` and then nothing."""
+    sockets = []
+    try:
+        for _ in range(count):
+            sock = socket.create_connection((HOST, port), timeout=5)
+            if first:
+                sock.sendall(first)
+            sockets.append(sock)
+    except BaseException:
+        for sock in sockets:
+            sock.close()
+        raise
+    return sockets
+
+
+def until_closed(sockets: list[socket.socket], seconds: float) -> dict[socket.socket, bytes]:
+    """Read every socket until the server closes it or ``seconds`` pass; what each received
+    (sockets still open are left out)."""
+    received = {sock: b"" for sock in sockets}
+    selector = selectors.DefaultSelector()
+    for sock in sockets:
+        sock.setblocking(False)
+        selector.register(sock, selectors.EVENT_READ)
+    done: dict[socket.socket, bytes] = {}
+    deadline = time.monotonic() + seconds
+    while len(done) < len(sockets) and (left := deadline - time.monotonic()) > 0:
+        for key, _ in selector.select(timeout=left):
+            ready = key.fileobj
+            assert isinstance(ready, socket.socket)
+            try:
+                data = ready.recv(65536)
+            except ConnectionResetError:
+                data = b""
+            if data:
+                received[ready] += data
+            else:
+                selector.unregister(ready)
+                done[ready] = received[ready]
+    selector.close()
+    return done
+
+
+@pytest.fixture
+def sockets() -> Iterator[list[socket.socket]]:
+    """Raw sockets of a test, all closed at its end."""
+    held: list[socket.socket] = []
+    yield held
+    for sock in held:
+        sock.close()
+
+
+def test_slow_headers_get_408_and_do_not_block_real_requests(
+    live_server: ServerFactory, sockets: list[socket.socket]
+) -> None:
+    header_seconds = 2.0
+    server = live_server(
+        args=[
+            *TEST_ARGS,
+            *limit_args(header_seconds=header_seconds, connections_per_address=1000),
+        ]
+    )
+    opened = time.monotonic()
+    sockets += open_sockets(300, server.port, b"GET /api/presets HTTP/1.1\r\nHost: dudo\r\n")
+    with api(server) as http:
+        started = time.monotonic()
+        assert http.get("/api/presets").status_code == 200
+        assert time.monotonic() - started < 1.0, "a real request answers at once"
+    slack = 2.0
+    closed = until_closed(sockets, header_seconds + slack - (time.monotonic() - opened))
+    assert len(closed) == len(sockets), f"{len(sockets) - len(closed)} slow connections still open"
+    answers = {data.split(b"\r\n", 1)[0] for data in closed.values()}
+    assert answers == {b"HTTP/1.1 408 Request Timeout"}, answers
+    assert b"the request headers did not arrive within 2 s" in next(iter(closed.values()))
+
+
+def test_connections_per_address_are_capped(
+    live_server: ServerFactory, sockets: list[socket.socket]
+) -> None:
+    server = live_server(args=[*TEST_ARGS, *limit_args(connections_per_address=20)])
+    sockets += open_sockets(20, server.port, b"")
+    time.sleep(0.2)  # the server has counted them
+    extra = open_sockets(1, server.port, b"")
+    sockets += extra
+    closed = until_closed(extra, 2.0)
+    assert extra[0] in closed, "the connection over the cap is closed at once"
+    head, _, body = closed[extra[0]].partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 429 Too Many Requests"), head
+    assert b"too many connections open from your address (20)" in body
+    for sock in sockets[:20]:
+        sock.close()
+    time.sleep(0.2)
+    with api(server) as http:
+        assert http.get("/api/presets").status_code == 200, "room again once they are closed"
+
+
+def test_a_stalled_body_gets_408(live_server: ServerFactory, sockets: list[socket.socket]) -> None:
+    server = live_server(args=[*TEST_ARGS, *limit_args(body_seconds=1)])
+    head = b"POST /api/tables HTTP/1.1\r\nHost: dudo\r\nContent-Type: application/json\r\n"
+    sockets += open_sockets(1, server.port, head + b'Content-Length: 200\r\n\r\n{"name":')
+    started = time.monotonic()
+    closed = until_closed(sockets, 4.0)
+    assert sockets[0] in closed, "the connection is closed"
+    assert 0.8 < time.monotonic() - started < 3.0
+    assert closed[sockets[0]].startswith(b"HTTP/1.1 408 Request Timeout"), closed
+    assert b"the request body did not arrive within 1 s" in closed[sockets[0]]
+
+
+@pytest.mark.skipif(not Path("/proc/self/limits").exists(), reason="needs Linux's /proc")
+def test_the_open_files_limit_is_raised(live_server: ServerFactory) -> None:
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    # The server inherits a low soft limit, as from a login shell.
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(soft, 256), hard))
+    try:
+        server = live_server()
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    assert server.process is not None
+    limits = Path(f"/proc/{server.process.pid}/limits").read_text()
+    found = re.search(r"Max open files\s+(\d+)\s+(\d+)", limits)
+    assert found, limits
+    assert found[1] == found[2], f"soft {found[1]}, hard {found[2]}"
 
 
 # --------------------------------------------------------------------------------- bots

@@ -31,13 +31,20 @@ class _BodyTooLarge(BaseException):
     pass
 
 
+class _BodyTimeout(BaseException):
+    pass
+
+
 class LimitBody:
     """Refuse request bodies over ``max_body``: at once when Content-Length says so, and as soon
-    as a body sent without one (chunked) grows past it, so no body is read whole into memory."""
+    as a body sent without one (chunked) grows past it, so no body is read whole into memory.
+    A body that has not all arrived ``body_seconds`` after the application first asks for it
+    gets 408, so a client cannot hold a request open by sending slowly."""
 
-    def __init__(self, app: ASGIApp, max_body: int) -> None:
+    def __init__(self, app: ASGIApp, max_body: int, body_seconds: float = 20.0) -> None:
         self.app = app
         self.max_body = max_body
+        self.body_seconds = body_seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -51,14 +58,27 @@ class LimitBody:
             return
         received = 0
         started = False
+        deadline: float | None = None
+        complete = False
 
         async def limited_receive() -> Message:
-            nonlocal received
-            message = await receive()
+            nonlocal received, deadline, complete
+            if complete:  # after the body only the disconnect comes, maybe much later
+                return await receive()
+            loop = asyncio.get_running_loop()
+            if deadline is None:
+                deadline = loop.time() + self.body_seconds
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                raise _BodyTimeout from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
                     raise _BodyTooLarge
+                complete = not message.get("more_body", False)
+            else:
+                complete = True
             return message
 
         async def watched_send(message: Message) -> None:
@@ -71,6 +91,14 @@ class LimitBody:
         except _BodyTooLarge:
             if not started:
                 await too_large(scope, receive, send)
+        except _BodyTimeout:
+            if not started:
+                late = JSONResponse(
+                    {"detail": f"the request body did not arrive within {self.body_seconds:g} s"},
+                    status_code=408,
+                    headers={"Connection": "close"},
+                )
+                await late(scope, receive, send)
 
 
 class LimitSockets:
@@ -136,7 +164,7 @@ def create_app(
     app = FastAPI(title="dudo", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.limits = limits
     app.state.guard = guard = Guard(limits)
-    app.add_middleware(LimitBody, max_body=limits.max_body)
+    app.add_middleware(LimitBody, max_body=limits.max_body, body_seconds=limits.body_seconds)
     app.add_middleware(LimitSockets, guard=guard)
 
     @app.exception_handler(TableError)

@@ -47,6 +47,9 @@ class Limits:
     ``sockets_per_address``       200       WebSocket connections open at once per address
     ``lookups_burst``             20        unknown table codes an address may look up at once
     ``lookups_per_minute``        6         then this many a minute
+    ``header_seconds``            10        seconds a client has to send a request's headers
+    ``body_seconds``              20        seconds a client has to send a request's body
+    ``connections_per_address``   256       HTTP connections open at once per address
     ``min_bot_seconds``           0.5       least delay before a bot moves (tables asking
                                             for less get this)
     ============================  ========  ====================================================
@@ -78,6 +81,13 @@ class Limits:
     #: Unknown table codes looked up per address (HTTP and WebSocket): a few typos each.
     lookups_burst: float = 20.0
     lookups_per_minute: float = 6.0
+    #: Seconds a client has to send a request's headers (a browser needs milliseconds).
+    header_seconds: float = 10.0
+    #: Seconds a client has to send a request's body (at most ``max_body`` bytes).
+    body_seconds: float = 20.0
+    #: HTTP connections open at once per address (a browser opens up to six; idle ones close
+    #: after 5 s). Behind a reverse proxy every connection comes from the proxy: raise this.
+    connections_per_address: int = 256
     #: The least delay before a bot moves: bots at full speed keep a core busy for nobody.
     min_bot_seconds: float = 0.5
 

@@ -24,6 +24,7 @@ def serve_command(
 
     from dudo.cup.storage import data_dir as default_data_dir
     from dudo.server.app import create_app
+    from dudo.server.protocol import guarded_http
 
     try:
         limits = parse_limits(limit_settings)
@@ -43,11 +44,14 @@ def serve_command(
     print(f"dudo: open http://{shown}:{port}/ in a browser (database: {where})", file=sys.stderr)
     app = create_app(database_url, limits=limits)
     tune_garbage_collector()
+    raise_open_files_limit()
     uvicorn.run(
         app,
         host=host,
         port=port,
         log_level=log_level,
+        # uvicorn's protocol with a deadline for request headers and a per-address cap.
+        http=guarded_http(limits),
         # A client frame over the protocol's limit is refused by the protocol layer with a
         # clear error; frames far beyond it are cut off by the WebSocket layer itself.
         ws_max_size=16 * MAX_FRAME,
@@ -71,6 +75,26 @@ def check_database_url(url: str) -> str | None:
     except RuntimeError as exc:
         return str(exc)
     return None
+
+
+def raise_open_files_limit() -> None:
+    """Raise the soft limit on open files to the hard one: each connection holds a file, and
+    the usual soft limit (1024) is far below what a server with many players needs."""
+    try:
+        import resource
+    except ImportError:  # not on this system (Windows): nothing to raise
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    # Some systems report no hard limit but refuse an unlimited soft one: ask for plenty.
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    except (ValueError, OSError) as exc:
+        print(
+            f"dudo serve: could not raise the open files limit from {soft}: {exc}", file=sys.stderr
+        )
 
 
 def tune_garbage_collector() -> None:
