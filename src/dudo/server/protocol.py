@@ -5,7 +5,8 @@ uvicorn times out idle keep-alive connections, but not a connection that sends i
 head slowly (or never): each such connection holds a file descriptor for as long as the client
 likes, and a thousand of them leave no descriptors for real players. Here a request head that
 is not complete ``header_seconds`` after the connection opened (or after its first byte, for
-later requests on a keep-alive connection) gets 408 and the connection is closed; an address
+later requests on a keep-alive connection) gets 408 and the connection is closed (a connection
+that sent nothing at all is closed without a word, as browsers expect of idle ones); an address
 with ``connections_per_address`` connections open gets 429 for the next one, which is closed
 at once. A connection that turns into a WebSocket leaves the count here: the application
 counts WebSocket connections itself (``sockets_per_address``)."""
@@ -32,6 +33,7 @@ class GuardedHttp(HttpToolsProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.head_timer: asyncio.TimerHandle | None = None
+        self.head_started = False  # a request's first byte came, its head is not complete
         self.counted_as: str | None = None
 
     # ------------------------------------------------------------------ the per-address cap
@@ -88,9 +90,11 @@ class GuardedHttp(HttpToolsProtocol):
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
+        self.head_started = True
         self.start_head_timer()
 
     def on_headers_complete(self) -> None:
+        self.head_started = False
         self.stop_head_timer()
         super().on_headers_complete()
 
@@ -99,7 +103,10 @@ class GuardedHttp(HttpToolsProtocol):
         if self.transport.is_closing():
             return
         cycle = self.cycle
-        if cycle is None or cycle.response_complete:
+        if not self.head_started:
+            # Nothing asked: an answer could be read as the answer to a request sent just now.
+            self.transport.close()
+        elif cycle is None or cycle.response_complete:
             seconds = self.limits.header_seconds
             self.answer_and_close(408, f"the request headers did not arrive within {seconds:g} s")
         else:
