@@ -164,6 +164,7 @@ def create_app(
     app = FastAPI(title="dudo", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.limits = limits
     app.state.guard = guard = Guard(limits)
+    app.state.replays = games.Replays()
     app.add_middleware(LimitBody, max_body=limits.max_body, body_seconds=limits.body_seconds)
     app.add_middleware(LimitSockets, guard=guard)
 
