@@ -23,7 +23,14 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from dudo.server.limits import LIMIT_NAMES, Limits, parse_limits
+from dudo.server.limits import (
+    LIMIT_NAMES,
+    Buckets,
+    Limits,
+    RateLimited,
+    address_key,
+    parse_limits,
+)
 
 from .conftest import (
     HOST,
@@ -104,6 +111,28 @@ def test_every_limit_is_documented_with_its_default() -> None:
         default = f"{getattr(Limits(), name):g}"
         assert re.search(rf"\| `{name}` \| {re.escape(default)} \|", section), f"README: {name}"
         assert re.search(rf"``{name}``\s+{re.escape(default)}\s", docstring), f"doc: {name}"
+
+
+def test_buckets_refill_and_forget_idle_addresses() -> None:
+    now = [0.0]
+    buckets = Buckets("things made", 2, 60, max_addresses=3, clock=lambda: now[0])
+    buckets.spend("a")
+    buckets.spend("a")
+    with pytest.raises(
+        RateLimited, match=r"^too many things made from your address; try again in 1 s$"
+    ):
+        buckets.spend("a")
+    now[0] += 1.0
+    buckets.spend("a")  # a token a second
+    now[0] += 10.0
+    buckets.spend("b")  # "a" has had time to fill up again: it is forgotten
+    assert len(buckets) == 1
+    for address in "cdefg":
+        buckets.spend(address)
+    assert len(buckets) <= 3, "never more addresses than max_addresses"
+    assert address_key("2001:db8:1:2:3:4:5:6") == address_key("2001:db8:1:2:ffff::1")
+    assert address_key("2001:db8:1:2::1") != address_key("2001:db8:1:3::1")
+    assert address_key("::ffff:192.0.2.7") == "192.0.2.7" == address_key("192.0.2.7")
 
 
 def test_tables_and_cups_created_per_address_are_limited(live_server: ServerFactory) -> None:
