@@ -400,6 +400,10 @@ def free_port() -> int:
 def start_server(port: int, data_dir: Path, profile: str | None) -> subprocess.Popen[bytes]:
     serve = ["serve", "--host", "127.0.0.1", "--port", str(port)]
     serve += ["--data-dir", str(data_dir), "--log-level", "warning"]
+    # Every simulated person comes from 127.0.0.1: lift the per-address limits that would stop
+    # one address creating hundreds of tables and holding thousands of connections.
+    for name in ("tables_burst", "sockets_burst", "sockets_per_address", "connections_per_address"):
+        serve += ["--limit", f"{name}=1000000"]
     if profile:
         command = [sys.executable, "-c", PROFILED_SERVER, profile, *serve]
     else:

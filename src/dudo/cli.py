@@ -103,11 +103,20 @@ def serve(
         ),
     ] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+    limits: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--limit",
+            metavar="NAME=VALUE",
+            help="Change a server limit (repeatable), e.g. --limit tables_per_minute=20; "
+            "the names and defaults are in the README (Playing online, Limits).",
+        ),
+    ] = None,
 ) -> None:
     """Play online: serve the browser client and the game server (open the printed link)."""
     from dudo.server.run import serve_command
 
-    raise typer.Exit(serve_command(host, port, data_dir, database_url, log_level))
+    raise typer.Exit(serve_command(host, port, data_dir, database_url, log_level, limits or []))
 
 
 @app.command()

@@ -5,7 +5,8 @@ the ``websockets`` library. Nothing of the server is mocked.
 Fixtures:
 
 - ``live_server``: a factory starting ``python -m dudo serve`` processes that can be stopped
-  (SIGTERM), killed (SIGKILL) and started again on the same port and database.
+  (SIGTERM), killed (SIGKILL) and started again on the same port and database. They run with
+  :data:`TEST_ARGS` unless a test gives its own serve arguments (:func:`limit_args`).
 - ``shared_server``: one server (SQLite in a temp folder) shared by the tests of a process.
 - ``postgres_url``: a PostgreSQL cluster of this test process (each xdist worker has its own),
   started with ``initdb``/``pg_ctl``; ``db_url``: a fresh database per test, parametrized over
@@ -18,6 +19,7 @@ update it receives), :func:`api` (an HTTP client), :func:`new_table` and :func:`
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import glob
 import json
 import os
@@ -31,7 +33,7 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,8 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
+
+from dudo.server.limits import Limits, parse_limits
 
 HOST = "127.0.0.1"
 START_SECONDS = 30.0
@@ -49,6 +53,32 @@ Json = dict[str, Any]
 
 
 # --------------------------------------------------------------------------- servers
+
+
+def limit_args(**limits: float) -> list[str]:
+    """``dudo serve`` arguments setting these limits: ``--limit NAME=VALUE`` each."""
+    return [arg for name, value in limits.items() for arg in ("--limit", f"{name}={value:g}")]
+
+
+#: The serve arguments of test servers unless a test gives its own: bots move at once, and the
+#: per-address rates of the lobby are far above what one test process (one address, creating
+#: tables and connections far faster than people) needs. Tests of the limits set their own.
+TEST_ARGS = limit_args(
+    min_bot_seconds=0,
+    tables_burst=100_000,
+    cups_burst=100_000,
+    sockets_burst=100_000,
+    sockets_per_address=100_000,
+    lookups_burst=100_000,
+)
+
+#: The same limits for servers run in the test process (:func:`in_process`).
+TEST_LIMITS = parse_limits(TEST_ARGS[1::2])
+
+
+def limits_with(**changes: Any) -> Limits:
+    """The test servers' limits with these changed (for a test of one limit)."""
+    return dataclasses.replace(TEST_LIMITS, **changes)
 
 
 def free_port() -> int:
@@ -62,10 +92,14 @@ class LiveServer:
     """One ``dudo serve`` process (and the ones that replace it after a stop or a kill), always
     on the same port and database."""
 
-    def __init__(self, workdir: Path, database_url: str | None = None) -> None:
+    def __init__(
+        self, workdir: Path, database_url: str | None = None, args: Sequence[str] | None = None
+    ) -> None:
         self.workdir = workdir
         self.data_dir = workdir / "data"
         self.database_url = database_url
+        #: Further ``dudo serve`` arguments (None: :data:`TEST_ARGS`).
+        self.args = list(TEST_ARGS if args is None else args)
         self.port = free_port()
         self.url = f"http://{HOST}:{self.port}"
         self.ws_url = f"ws://{HOST}:{self.port}"
@@ -107,7 +141,7 @@ class LiveServer:
         log_path = self.workdir / f"server-{self.starts}.log"
         with open(log_path, "wb") as log:
             self.process = subprocess.Popen(
-                [*command, *where, "--log-level", "info"],
+                [*command, *where, "--log-level", "info", *self.args],
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 env=env,
@@ -178,14 +212,15 @@ ServerFactory = Callable[..., LiveServer]
 
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[ServerFactory]:
-    """``live_server(database_url=None)`` starts a server (SQLite in a temp folder when no URL
-    is given) and returns it; every server started is killed at the end of the test."""
+    """``live_server(database_url=None, args=None)`` starts a server (SQLite in a temp folder
+    when no URL is given; ``args``: further serve arguments instead of :data:`TEST_ARGS`) and
+    returns it; every server started is killed at the end of the test."""
     servers: list[LiveServer] = []
 
-    def start(database_url: str | None = None) -> LiveServer:
+    def start(database_url: str | None = None, args: Sequence[str] | None = None) -> LiveServer:
         workdir = tmp_path / f"server{len(servers)}"
         workdir.mkdir()
-        server = LiveServer(workdir, database_url)
+        server = LiveServer(workdir, database_url, args)
         servers.append(server)
         server.start()
         return server
@@ -391,6 +426,7 @@ def in_process(tmp_path: Path) -> Iterator[Callable[..., InProcessServer]]:
         workdir = tmp_path / f"inproc{len(servers)}"
         workdir.mkdir()
         url = database_url or f"sqlite:///{workdir / 'dudo.sqlite3'}"
+        options.setdefault("limits", TEST_LIMITS)
         server = InProcessServer(workdir, create_app(url, **options))
         servers.append(server)
         server.start()

@@ -58,6 +58,7 @@ from dudo.engine.game import Game
 from dudo.engine.rules import PRESETS, from_mapping
 from dudo.records import replay_steps
 from dudo.server.app import create_app
+from dudo.server.limits import Limits
 
 Json = dict[str, Any]
 
@@ -82,8 +83,12 @@ KINDS = ("call", "doubt-pass", "spot-on", "closed", "open", "pass", "reveal", "b
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     tmp = tmp_path_factory.mktemp("no_leak")
-    # The humans here act far faster than a person: no rate limit. Each example seeds the dice.
-    app = create_app(f"sqlite:///{tmp}/x.sqlite3", rate=1e9, burst=1e9, dice=random.Random(0))
+    # The humans here act far faster than a person: no rate limit, and bots answer at once.
+    # Each example seeds the dice.
+    limits = Limits(min_bot_seconds=0, tables_burst=1e9, sockets_burst=1e9, lookups_burst=1e9)
+    app = create_app(
+        f"sqlite:///{tmp}/x.sqlite3", limits=limits, rate=1e9, burst=1e9, dice=random.Random(0)
+    )
     with TestClient(app) as test_client:  # the lifespan runs: the hall and its event loop
         yield test_client
 

@@ -18,7 +18,6 @@ import pytest
 import sqlalchemy as sa
 
 from dudo.records import replay
-from dudo.server.limits import Limits
 from dudo.server.storage import Store, StoredSeat
 from dudo.server.wire import event_json
 
@@ -35,6 +34,7 @@ from .conftest import (
     get_table,
     host_post,
     join,
+    limits_with,
     new_table,
     play_turns,
     settle,
@@ -464,7 +464,7 @@ def test_a_player_kicked_mid_game_cannot_act_and_a_bot_plays_on(
 def test_spectators_are_capped_and_a_crowd_costs_the_players_nothing(
     in_process: InProcess,
 ) -> None:
-    server = in_process(limits=Limits(max_spectators=20))
+    server = in_process(limits=limits_with(max_spectators=20))
     created = new_table(server, seats=2, bots=["easy"])
     code, token = created["code"], created["token"]
     ana = Player(server, code, token, name="Ana")
@@ -493,7 +493,7 @@ def test_spectators_are_capped_and_a_crowd_costs_the_players_nothing(
 
 
 def test_finished_tables_leave_memory_and_come_back_when_opened(in_process: InProcess) -> None:
-    limits = Limits(finished_table_minutes=0.5 / 60, sweep_seconds=0.2)
+    limits = limits_with(finished_table_minutes=0.5 / 60, sweep_seconds=0.2)
     server = in_process(limits=limits)
     created = new_table(server, seats=2, bots=["easy"])
     code, token = created["code"], created["token"]
@@ -522,7 +522,7 @@ def test_finished_tables_leave_memory_and_come_back_when_opened(in_process: InPr
 
 
 def test_idle_lobbies_are_closed_and_unused_cups_deleted(in_process: InProcess) -> None:
-    limits = Limits(idle_lobby_hours=1 / 3600, cup_days=1 / 86400, sweep_seconds=0.2)
+    limits = limits_with(idle_lobby_hours=1 / 3600, cup_days=1 / 86400, sweep_seconds=0.2)
     server = in_process(limits=limits)
     idle = new_table(server)["code"]
     busy = new_table(server)

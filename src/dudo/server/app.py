@@ -14,15 +14,18 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dudo.server import play, security
+from dudo.server.deps import client_address
 from dudo.server.errors import http_detail, validation_detail
-from dudo.server.limits import Limits
+from dudo.server.limits import Guard, Limits, RateLimited
 from dudo.server.routes import cups, games, pages, tables, words
 from dudo.server.routes.pages import WEB_DIR
 from dudo.server.storage import Store
 from dudo.server.tables import Hall, TableError
+from dudo.server.wire import dumps
 
 
 class _BodyTooLarge(BaseException):
@@ -30,13 +33,20 @@ class _BodyTooLarge(BaseException):
     pass
 
 
+class _BodyTimeout(BaseException):
+    pass
+
+
 class LimitBody:
     """Refuse request bodies over ``max_body``: at once when Content-Length says so, and as soon
-    as a body sent without one (chunked) grows past it, so no body is read whole into memory."""
+    as a body sent without one (chunked) grows past it, so no body is read whole into memory.
+    A body that has not all arrived ``body_seconds`` after the application first asks for it
+    gets 408, so a client cannot hold a request open by sending slowly."""
 
-    def __init__(self, app: ASGIApp, max_body: int) -> None:
+    def __init__(self, app: ASGIApp, max_body: int, body_seconds: float = 20.0) -> None:
         self.app = app
         self.max_body = max_body
+        self.body_seconds = body_seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -50,14 +60,27 @@ class LimitBody:
             return
         received = 0
         started = False
+        deadline: float | None = None
+        complete = False
 
         async def limited_receive() -> Message:
-            nonlocal received
-            message = await receive()
+            nonlocal received, deadline, complete
+            if complete:  # after the body only the disconnect comes, maybe much later
+                return await receive()
+            loop = asyncio.get_running_loop()
+            if deadline is None:
+                deadline = loop.time() + self.body_seconds
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                raise _BodyTimeout from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
                     raise _BodyTooLarge
+                complete = not message.get("more_body", False)
+            else:
+                complete = True
             return message
 
         async def watched_send(message: Message) -> None:
@@ -70,6 +93,42 @@ class LimitBody:
         except _BodyTooLarge:
             if not started:
                 await too_large(scope, receive, send)
+        except _BodyTimeout:
+            if not started:
+                late = JSONResponse(
+                    {"detail": f"the request body did not arrive within {self.body_seconds:g} s"},
+                    status_code=408,
+                    headers={"Connection": "close"},
+                )
+                await late(scope, receive, send)
+
+
+class LimitSockets:
+    """Count the WebSocket connections of each address: one over the rate or the cap of its
+    address gets an error frame (``rate_limited``) that says why, then close code 4429."""
+
+    def __init__(self, app: ASGIApp, guard: Guard) -> None:
+        self.app = app
+        self.guard = guard
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        address = client_address(HTTPConnection(scope))
+        try:
+            self.guard.open_socket(address)
+        except RateLimited as exc:
+            if (await receive())["type"] == "websocket.connect":
+                error = {"type": "error", "code": "rate_limited", "message": str(exc)}
+                await send({"type": "websocket.accept"})
+                await send({"type": "websocket.send", "text": dumps(error)})
+                await send({"type": "websocket.close", "code": 4429})
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.guard.close_socket(address)
 
 
 def create_app(
@@ -112,12 +171,21 @@ def create_app(
     # the API; /openapi.json describes it for tools.
     app = FastAPI(title="dudo", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.limits = limits
-    app.add_middleware(LimitBody, max_body=limits.max_body)
-    security.protect(app)
+    app.state.guard = guard = Guard(limits)
+    app.state.replays = games.Replays()
+    app.add_middleware(LimitBody, max_body=limits.max_body, body_seconds=limits.body_seconds)
+    app.add_middleware(LimitSockets, guard=guard)
+    security.protect(app)  # last, so outermost: every answer carries the headers
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=exc.status)
+
+    @app.exception_handler(RateLimited)
+    async def rate_limited(_request: Request, exc: RateLimited) -> JSONResponse:
+        return JSONResponse(
+            {"detail": str(exc)}, status_code=429, headers={"Retry-After": str(exc.retry_after)}
+        )
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

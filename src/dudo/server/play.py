@@ -13,7 +13,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
 from dudo.engine.errors import DudoError
-from dudo.server.limits import Limits
+from dudo.server.deps import client_address, find_table
+from dudo.server.limits import Guard, Limits, RateLimited
 from dudo.server.tables import ActionRefused, Hall, SeatKind, Table
 from dudo.server.wire import PROTOCOL_VERSION, BadMessage, dumps, parse_frame
 
@@ -131,8 +132,16 @@ class Connection:
 async def play(websocket: WebSocket, code: str) -> None:
     hall: Hall = websocket.app.state.hall
     limits: Limits = websocket.app.state.limits
+    guard: Guard = websocket.app.state.guard
     await websocket.accept()
-    table = await hall.find(code)
+    try:
+        table = await find_table(hall, guard, client_address(websocket), code)
+    except RateLimited as exc:
+        await websocket.send_text(
+            dumps({"type": "error", "code": "rate_limited", "message": str(exc)})
+        )
+        await websocket.close(code=4429)
+        return
     if table is None:
         await websocket.send_text(
             dumps({"type": "error", "code": "no_table", "message": f"there is no table {code!r}"})

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import gc
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
+from dudo.server.limits import parse_limits
 from dudo.server.startup import (
     DatabaseLock,
     StartupError,
@@ -18,13 +20,24 @@ from dudo.server.wire import MAX_FRAME
 
 
 def serve_command(
-    host: str, port: int, data_dir: Path | None, database_url: str | None, log_level: str
+    host: str,
+    port: int,
+    data_dir: Path | None,
+    database_url: str | None,
+    log_level: str,
+    limit_settings: Sequence[str] = (),
 ) -> int:
     import uvicorn
 
     from dudo.cup.storage import data_dir as default_data_dir
     from dudo.server.app import create_app
+    from dudo.server.protocol import guarded_http
 
+    try:
+        limits = parse_limits(limit_settings)
+    except ValueError as exc:
+        print(f"dudo serve: {exc}", file=sys.stderr)
+        return 2
     other_place = "--data-dir" if database_url is None else "--database-url"
     lock: DatabaseLock | None = None
     try:
@@ -47,13 +60,16 @@ def serve_command(
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     where = database_url.split("@")[-1] if "@" in database_url else database_url
     print(f"dudo: open http://{shown}:{port}/ in a browser (database: {where})", file=sys.stderr)
-    app = create_app(database_url)
+    app = create_app(database_url, limits=limits)
     tune_garbage_collector()
+    raise_open_files_limit()
     uvicorn.run(
         app,
         host=host,
         port=port,
         log_level=log_level,
+        # uvicorn's protocol with a deadline for request headers and a per-address cap.
+        http=guarded_http(limits),
         # A client frame over the protocol's limit is refused by the protocol layer with a
         # clear error; frames far beyond it are cut off by the WebSocket layer itself.
         ws_max_size=16 * MAX_FRAME,
@@ -79,6 +95,26 @@ def check_database_url(url: str) -> str | None:
     except RuntimeError as exc:
         return str(exc)
     return None
+
+
+def raise_open_files_limit() -> None:
+    """Raise the soft limit on open files to the hard one: each connection holds a file, and
+    the usual soft limit (1024) is far below what a server with many players needs."""
+    try:
+        import resource
+    except ImportError:  # not on this system (Windows): nothing to raise
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    # Some systems report no hard limit but refuse an unlimited soft one: ask for plenty.
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    except (ValueError, OSError) as exc:
+        print(
+            f"dudo serve: could not raise the open files limit from {soft}: {exc}", file=sys.stderr
+        )
 
 
 def tune_garbage_collector() -> None:

@@ -8,10 +8,10 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, Depends, HTTPException
 
 from dudo.cup import Cup, CupError
-from dudo.server.deps import AuthorizationHeader, HallDep, bearer
+from dudo.server.deps import AuthorizationHeader, HallDep, bearer, spending
 from dudo.server.storage import StoreUnavailable, token_hash
 from dudo.server.tables import STORE_DOWN, Hall
 
@@ -51,7 +51,9 @@ async def _cup_of(hall: Hall, cup_id: str, authorization: str | None) -> Cup:
     return Cup.from_dict(cup_state)
 
 
-@router.post("/api/cups", status_code=201)
+@router.post(
+    "/api/cups", status_code=201, dependencies=[Depends(spending(lambda guard: guard.cups))]
+)
 async def new_cup(hall: HallDep) -> dict[str, Any]:
     cup_id, token = secrets.token_urlsafe(9), secrets.token_urlsafe(24)
     cup = Cup.fresh()

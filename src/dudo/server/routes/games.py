@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+import gzip
+from collections import OrderedDict
+from typing import Annotated, Any, NamedTuple
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, Depends, Header, HTTPException, Request, Response
 
 from dudo.records import replay_steps
 from dudo.server.deps import HallDep
 from dudo.server.storage import StoreUnavailable
 from dudo.server.tables import STORE_DOWN, Hall
-from dudo.server.wire import event_json, view_json
+from dudo.server.wire import dumps, event_json, view_json
 
 router = APIRouter()
 
@@ -47,9 +50,90 @@ async def game_record(game_id: int, hall: HallDep) -> dict[str, Any]:
     return await _record(hall, game_id)
 
 
+class Replay(NamedTuple):
+    """A replay encoded once: its JSON, and the same gzipped (a tenth of the size)."""
+
+    json: bytes
+    gzipped: bytes
+
+    @classmethod
+    def of(cls, data: dict[str, Any]) -> Replay:
+        encoded = dumps(replay_json(data)).encode()
+        return cls(encoded, gzip.compress(encoded, compresslevel=6))
+
+    def __len__(self) -> int:
+        return len(self.json) + len(self.gzipped)
+
+
+class Replays:
+    """The encoded replays of finished games: built off the event loop, ``builders`` at a time,
+    and the most recent kept up to ``max_bytes`` (a finished game never changes).
+
+    A long game's replay takes Python a while to build; built on the event loop for each of
+    many requests at once, it delays every live table. Built in a thread, one at a time, it
+    leaves the loop free, and a crowd asking for the same game costs one build."""
+
+    def __init__(self, max_bytes: int = 32 * 1024 * 1024, builders: int = 1) -> None:
+        self.max_bytes = max_bytes
+        self._cache: OrderedDict[int, Replay] = OrderedDict()
+        self._bytes = 0
+        self._building = asyncio.Semaphore(builders)
+
+    def _cached(self, game_id: int) -> Replay | None:
+        replay = self._cache.get(game_id)
+        if replay is not None:
+            self._cache.move_to_end(game_id)
+        return replay
+
+    def _keep(self, game_id: int, replay: Replay) -> None:
+        if len(replay) > self.max_bytes:
+            return
+        self._cache[game_id] = replay
+        self._bytes += len(replay)
+        while self._bytes > self.max_bytes:
+            _, dropped = self._cache.popitem(last=False)
+            self._bytes -= len(dropped)
+
+    async def replay(self, hall: Hall, game_id: int) -> Replay:
+        """The replay of a finished game (HTTPException 404: no such game)."""
+        replay = self._cached(game_id)
+        if replay is not None:
+            return replay
+        async with self._building:
+            replay = self._cached(game_id)  # built while this request waited
+            if replay is None:
+                data = await _record(hall, game_id)
+                replay = await asyncio.to_thread(Replay.of, data)
+                self._keep(game_id, replay)
+            return replay
+
+
+async def get_replays(request: Request) -> Replays:
+    replays: Replays = request.app.state.replays
+    return replays
+
+
+def accepts_gzip(accept_encoding: str | None) -> bool:
+    """Whether an Accept-Encoding header allows gzip (every browser's does)."""
+    for part in (accept_encoding or "").split(","):
+        name, _, params = part.partition(";")
+        if name.strip().lower() in ("gzip", "*"):
+            return params.replace(" ", "") not in ("q=0", "q=0.0", "q=0.00", "q=0.000")
+    return False
+
+
 @router.get("/api/games/{game_id}/replay")
-async def game_replay(game_id: int, hall: HallDep) -> dict[str, Any]:
-    return replay_json(await _record(hall, game_id))
+async def game_replay(
+    game_id: int,
+    hall: HallDep,
+    replays: Annotated[Replays, Depends(get_replays)],
+    accept_encoding: Annotated[str | None, Header()] = None,
+) -> Response:
+    replay = await replays.replay(hall, game_id)
+    if accepts_gzip(accept_encoding):
+        headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
+        return Response(replay.gzipped, media_type="application/json", headers=headers)
+    return Response(replay.json, media_type="application/json", headers={"Vary": "Accept-Encoding"})
 
 
 def replay_json(data: dict[str, Any]) -> dict[str, Any]:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
 from dudo.engine.rules import DEFAULT_PRESET
-from dudo.server.deps import HallDep, HostTableDep, TableDep
+from dudo.server.deps import HallDep, HostTableDep, LimitsDep, TableDep, spending
 from dudo.server.tables import Settings
 
 router = APIRouter()
@@ -39,9 +39,13 @@ class AddBot(BaseModel):
     level: str = Field(default="easy", max_length=40)
 
 
-@router.post("/api/tables", status_code=201)
-async def create_table(body: CreateTable, hall: HallDep) -> dict[str, Any]:
-    settings = Settings(body.seats, body.turn_seconds, body.grace_seconds, body.bot_seconds)
+@router.post(
+    "/api/tables", status_code=201, dependencies=[Depends(spending(lambda guard: guard.tables))]
+)
+async def create_table(body: CreateTable, hall: HallDep, limits: LimitsDep) -> dict[str, Any]:
+    # Bots faster than the server's least delay would only burn its CPU: they wait that long.
+    bot_seconds = max(body.bot_seconds, limits.min_bot_seconds)
+    settings = Settings(body.seats, body.turn_seconds, body.grace_seconds, bot_seconds)
     table, token = await hall.create(body.name, body.preset, body.options, settings, body.bots)
     return {"code": table.code, "seat": 0, "token": token, "url": f"/t/{table.code}"}
 
