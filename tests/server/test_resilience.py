@@ -535,3 +535,21 @@ def test_idle_lobbies_are_closed_and_unused_cups_deleted(in_process: InProcess) 
         auth = bearer(cup["token"])
         assert http.get(f"/api/cups/{cup['id']}", headers=auth).status_code == 404
     watcher.close()
+
+
+def test_a_restart_loads_no_finished_table_until_it_is_opened(in_process: InProcess) -> None:
+    first = in_process()
+    created = new_table(first, seats=2, bots=["easy"])
+    code, token = created["code"], created["token"]
+    ana = Player(first, code, token, name="Ana")
+    host_post(first, code, "start", token)
+    assert play_turns([ana], random.Random(9))["winner"] is not None
+    lobby = new_table(first)["code"]
+    ana.close()
+    first.stop()
+
+    second = in_process(database_url=f"sqlite:///{first.workdir / 'dudo.sqlite3'}")
+    loaded = second.call(lambda: set(second.app.state.hall.tables))
+    assert loaded == {lobby}, "at start only lobbies and games in play are loaded"
+    assert get_table(second, code)["status"] == "over"
+    assert second.call(lambda: code in second.app.state.hall.tables)

@@ -45,9 +45,23 @@ async def _record(hall: Hall, game_id: int) -> dict[str, Any]:
     return data
 
 
+def _encoded(hall: Hall, game_id: int) -> bytes | None:
+    record = hall.store.game_record(game_id)
+    return None if record is None else dumps(record).encode()
+
+
 @router.get("/api/games/{game_id}/record")
-async def game_record(game_id: int, hall: HallDep) -> dict[str, Any]:
-    return await _record(hall, game_id)
+async def game_record(game_id: int, hall: HallDep) -> Response:
+    # Read and encoded in a worker thread: a crowd downloading records leaves the loop free.
+    if not 0 < game_id <= MAX_GAME_ID:
+        raise HTTPException(404, f"there is no finished game {game_id}")
+    try:
+        encoded = await hall.db.run(_encoded, hall, game_id)
+    except StoreUnavailable:
+        raise HTTPException(503, STORE_DOWN) from None
+    if encoded is None:
+        raise HTTPException(404, f"there is no finished game {game_id}")
+    return Response(encoded, media_type="application/json")
 
 
 class Replay(NamedTuple):
