@@ -190,7 +190,7 @@ class FaultyStore(Store):
     """The real store, with switches that make some of its writes fail (as a full disk or a
     lost connection does) or slow for one game (as a held lock does)."""
 
-    WRITES = ("add_action", "save_seat", "finish_game")
+    WRITES = ("add_action", "save_seat", "finish_game", "create_table", "start_game", "save_cup")
 
     def __init__(self, url: str) -> None:
         super().__init__(url)
@@ -224,6 +224,18 @@ class FaultyStore(Store):
     ) -> None:
         self._fault("finish_game")
         super().finish_game(code, game_id, winner, rounds, record)
+
+    def create_table(self, *args: Any) -> None:
+        self._fault("create_table")
+        super().create_table(*args)
+
+    def start_game(self, *args: Any) -> int:
+        self._fault("start_game")
+        return super().start_game(*args)
+
+    def save_cup(self, cup_id: str, state: dict[str, Any]) -> None:
+        self._fault("save_cup")
+        super().save_cup(cup_id, state)
 
 
 def faulty(server: InProcessServer) -> FaultyStore:
@@ -260,6 +272,41 @@ def test_a_failed_write_changes_nothing_and_the_bot_moves_once_the_store_answers
     store_state(ana, "ok", timeout=5)
     assert store.failures >= 2
     finish_and_check_record(server, ana, seed=3)
+
+
+def test_requests_whose_write_fails_get_503_saying_to_try_again_and_change_nothing(
+    in_process: InProcess,
+) -> None:
+    server = in_process(store_factory=FaultyStore)
+    store = faulty(server)
+    created = new_table(server, seats=3, bots=["easy"])
+    code, token = created["code"], created["token"]
+    with api(server) as http:
+        cup = http.post("/api/cups").json()
+        store.fail()
+        answers = [
+            http.post("/api/tables", json={"name": "Bo"}),
+            http.post(f"/api/tables/{code}/join", json={"name": "Bo"}),
+            http.post(f"/api/tables/{code}/bots", json={}, headers=bearer(token)),
+            http.post(f"/api/tables/{code}/start", headers=bearer(token)),
+            http.post(f"/api/cups/{cup['id']}/roll", headers=bearer(cup["token"])),
+        ]
+        for response in answers:
+            where = f"{response.request.method} {response.request.url.path}"
+            assert response.status_code == 503, (where, response.text)
+            assert "nothing was changed" in detail(response) and "try again" in detail(response)
+        store.heal()
+        table = get_table(server, code)
+        assert table["status"] == "lobby" and [s["kind"] for s in table["seats"]] == [
+            "human",
+            "bot",
+            "open",
+        ], "nothing changed"
+        assert (
+            http.get(f"/api/cups/{cup['id']}", headers=bearer(cup["token"])).json()["cup"]
+            == (cup["cup"])
+        )
+        assert host_post(server, code, "start", token)["status"] == "playing"
 
 
 def test_timer_stand_in_and_record_writes_are_retried(in_process: InProcess) -> None:

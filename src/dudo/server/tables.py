@@ -1075,6 +1075,8 @@ class Hall:
         where they were. A table that cannot be restored is set aside as broken, with its
         reason logged, and the others are served. The number of tables restored."""
         count = 0
+        # Lobbies left idle past their time are closed first, so a start never loads them.
+        self.store.close_idle_lobbies(time.time() - self.limits.idle_lobby_hours * 3600, set())
         for stored in self.store.load_tables():
             table = self._restore(stored)
             self.tables[table.code] = table
