@@ -501,3 +501,21 @@ def test_pages_are_served(shared_server: LiveServer) -> None:
             marked = [a for a in ("/cup", "/games") if f'href="{a}" aria-current="page"' in header]
             assert marked == ([current] if current else []), path
             assert ('id="conn-status"' in header) == path.startswith("/t/"), path
+
+
+def test_display_names_are_unique_at_a_table(shared_server: LiveServer) -> None:
+    created = new_table(shared_server, seats=4, bots=["easy"])
+    code = created["code"]
+    with api(shared_server) as http:
+        assert http.post(f"/api/tables/{code}/join", json={"name": "Carla"}).status_code == 201
+        # The same name, however typed: case, spacing, composed or not, full-width letters.
+        for same in ("carla", "  CARLA ", "Ｃａｒｌａ", "Ana", "ana", "bot 2 (EASY)"):
+            response = http.post(f"/api/tables/{code}/join", json={"name": same})
+            assert response.status_code == 409, (same, response.text)
+            assert "is taken" in detail(response) and "another name" in detail(response)
+        accented = http.post(f"/api/tables/{code}/join", json={"name": "Rene\u0301"})
+        assert accented.status_code == 201
+        again = http.post(f"/api/tables/{code}/join", json={"name": "Ren\u00e9"})
+        assert again.status_code == 409, "the composed and decomposed é are one name"
+    names = [s["name"] for s in get_table(shared_server, code)["seats"]]
+    assert names == ["Ana", "Bot 2 (easy)", "Carla", "Ren\u00e9"]

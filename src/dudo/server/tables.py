@@ -165,10 +165,11 @@ class Seat:
 
 
 def clean_name(name: object) -> str:
-    """A display name: 1 to 24 printable characters once spaces are trimmed."""
+    """A display name: 1 to 24 printable characters once spaces are trimmed, in Unicode's
+    composed form (so the same name typed on two keyboards is the same text)."""
     if not isinstance(name, str):
         raise TableError(400, "name: give a display name as text")
-    text = " ".join(name.split())
+    text = unicodedata.normalize("NFC", " ".join(name.split()))
     if not text:
         raise TableError(400, "name: a display name is needed")
     if len(text) > MAX_NAME:
@@ -176,6 +177,11 @@ def clean_name(name: object) -> str:
     if any(unicodedata.category(ch).startswith("C") for ch in text):
         raise TableError(400, "name: control characters are not allowed")
     return text
+
+
+def name_key(name: str) -> str:
+    """What two display names must not share at one table: "Ana", "ana" and "ＡＮＡ" are one."""
+    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def check_level(level: object) -> str:
@@ -331,6 +337,14 @@ class Table:
             if self.status is TableStatus.PLAYING:
                 raise TableError(
                     409, "the game has started: you can watch it, and join the next one"
+                )
+            taken = next(
+                (s.name for s in self.seats if s.name and name_key(s.name) == name_key(display)),
+                None,
+            )
+            if taken is not None:
+                raise TableError(
+                    409, f"the name {taken!r} is taken at this table: choose another name"
                 )
             seat = self._open_seat()
             token = secrets.token_urlsafe(24)
