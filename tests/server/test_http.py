@@ -519,3 +519,20 @@ def test_display_names_are_unique_at_a_table(shared_server: LiveServer) -> None:
         assert again.status_code == 409, "the composed and decomposed é are one name"
     names = [s["name"] for s in get_table(shared_server, code)["seats"]]
     assert names == ["Ana", "Bot 2 (easy)", "Carla", "Ren\u00e9"]
+
+
+def test_table_snapshots_carry_a_version_that_only_grows(shared_server: LiveServer) -> None:
+    created = new_table(shared_server, seats=3)
+    code = created["code"]
+    first = get_table(shared_server, code)["version"]
+    join(shared_server, code, "Bo")
+    second = get_table(shared_server, code)["version"]
+    assert isinstance(first, int) and second > first, (first, second)
+    watcher = Player(shared_server, code, name="watcher")
+    assert watcher.table is not None and watcher.table["version"] >= second
+    joined = join(shared_server, code, "Cy")
+    frame = watcher.until(lambda f: f["type"] == "table", "the table after Cy joins")
+    assert frame["table"]["version"] > second
+    assert get_table(shared_server, code)["version"] == frame["table"]["version"]
+    assert joined["seat"] == 2
+    watcher.close()

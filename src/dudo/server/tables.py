@@ -247,6 +247,9 @@ class Table:
         self.clients: set[Outbox] = set()
         self.seat_clients: dict[int, set[Outbox]] = {}
         self.spectators = 0
+        #: Grows with every change of the table anyone is told of, across restarts too (it
+        #: starts from the clock), so a client can drop a snapshot older than the one it has.
+        self.version = int(time.time() * 1000)
         self.deadline: float | None = None
         #: When the table last had a change or a connection (time.monotonic()).
         self.active = time.monotonic()
@@ -290,6 +293,7 @@ class Table:
         base = PRESETS.get(self.preset, PRESETS[DEFAULT_PRESET])
         return {
             "code": self.code,
+            "version": self.version,
             "status": str(self.status),
             "problem": self.problem_text,
             "store": str(self.store_state),
@@ -868,6 +872,7 @@ class Table:
     # ------------------------------------------------------------------ broadcasting
 
     def broadcast_table(self) -> None:
+        self.version = max(self.version + 1, int(time.time() * 1000))
         text = dumps({"type": "table", "table": self.to_json()})
         for client in self.clients:
             client.send(text)

@@ -207,7 +207,7 @@ function onFrame(frame) {
       render();
       break;
     case "table":
-      S.table = frame.table;
+      if (!takeTable(frame.table)) break;
       if (S.seat != null) {
         const mine = frame.table.seats?.[S.seat];
         if (mine && mine.kind !== "human") S.seat = null; // kicked: a bot plays the seat now
@@ -291,6 +291,16 @@ function showExplain(frame) {
   box.textContent = `${actionText(frame.action)}: ${problem}`;
 }
 
+// A table snapshot replaces the one shown only if it is not older: an HTTP answer that comes
+// after a newer socket frame (a reload, a host command) must not put the page back in time.
+function takeTable(table) {
+  if (S.table && S.table.version != null && table.version != null && table.version < S.table.version) {
+    return false;
+  }
+  S.table = table;
+  return true;
+}
+
 async function hostCall(method, path, body) {
   try {
     const table = await api(`/api/tables/${encodeURIComponent(S.code)}${path}`, {
@@ -298,10 +308,7 @@ async function hostCall(method, path, body) {
       body,
       token: S.token,
     });
-    if (table && table.code) {
-      S.table = table;
-      render();
-    }
+    if (table && table.code && takeTable(table)) render();
   } catch (err) {
     toast(err.detail || err.message, "error");
   }
@@ -891,7 +898,7 @@ function tick() {
 
 async function loadTable() {
   try {
-    S.table = await api(`/api/tables/${encodeURIComponent(S.code)}`);
+    takeTable(await api(`/api/tables/${encodeURIComponent(S.code)}`));
     return true;
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
