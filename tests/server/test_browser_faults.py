@@ -57,7 +57,7 @@ def test_the_page_says_it_is_saving_and_the_game_goes_on(
     # Whoever moves first, the bot or the timer for Ana, has a move the store will refuse.
     created = new_table(server, seats=2, bots=["easy"], bot_seconds=1.0, turn_seconds=1)
     code, token = created["code"], created["token"]
-    store.fail()  # nothing can be saved: the bot cannot move, the page must say why it waits
+    store.fail("add_action")  # no move can be saved: the bot cannot move, the page must say why
     host_post(server, code, "start", token)
     page = seated_page(browser, server, code, token, lang)
     banner = page.locator("#saving-banner")
