@@ -104,7 +104,7 @@ def test_the_tab_marks_my_turn_and_the_timer_notice_says_what_it_played(
 
 
 def test_a_spectator_gets_no_turn_marks(browser: Browser, shared_server: LiveServer) -> None:
-    created = new_table(shared_server, seats=2, bots=["easy"])
+    created = new_table(shared_server, seats=2, bots=["easy"], reveal_seconds=2)
     host_post(shared_server, created["code"], "start", created["token"])
     context = browser.new_context()
     context.add_init_script(f"localStorage.setItem('dudo.lang', {json.dumps('en')});")
@@ -114,4 +114,6 @@ def test_a_spectator_gets_no_turn_marks(browser: Browser, shared_server: LiveSer
     expect(page.locator("main#table-main")).to_have_attribute("data-status", "playing")
     expect(page.locator("#cue-pref")).to_be_hidden()
     expect(page.locator('link[rel="icon"]')).to_have_attribute("href", ICON)
+    pause = words("en")["lobby.reveal_seconds"].replace("{n}", "2")
+    expect(page.locator("#timer-info")).to_contain_text(pause)
     context.close()

@@ -479,6 +479,7 @@ function renderLobby() {
   $("timer-info").textContent = [
     tb.turn_seconds ? t("lobby.turn_seconds", { n: tb.turn_seconds }) : t("lobby.no_timer"),
     tb.grace_seconds != null ? t("lobby.grace_seconds", { n: tb.grace_seconds }) : "",
+    tb.reveal_seconds ? t("lobby.reveal_seconds", { n: tb.reveal_seconds }) : "",
   ]
     .filter(Boolean)
     .join(" · ");
