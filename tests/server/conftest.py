@@ -451,9 +451,11 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def new_table(server: LiveServer, **body: Any) -> Json:
-    """Create a table (host "Ana", bots answer at once unless told otherwise)."""
+    """Create a table (host "Ana", bots answer at once and rounds follow their reveal at once
+    unless told otherwise)."""
     body.setdefault("name", "Ana")
     body.setdefault("bot_seconds", 0)
+    body.setdefault("reveal_seconds", 0)
     with api(server) as http:
         response = http.post("/api/tables", json=body)
     assert response.status_code == 201, f"creating a table: {response.status_code} {response.text}"

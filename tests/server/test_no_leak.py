@@ -475,6 +475,7 @@ def create_table(client: TestClient, setup: Setup) -> tuple[str, dict[int, str]]
         "turn_seconds": 0,
         "grace_seconds": None,
         "bot_seconds": 0,
+        "reveal_seconds": 0,
     }
     made = client.post("/api/tables", json=body)
     assert made.status_code == 201, made.text

@@ -28,6 +28,7 @@ from dudo.bots import BOT_NAMES, Bot, make_bot, out_of_turn_call
 from dudo.engine.actions import Action, Call
 from dudo.engine.chance import RandomChance
 from dudo.engine.errors import DudoError
+from dudo.engine.events import Revealed
 from dudo.engine.game import Game
 from dudo.engine.rules import DEFAULT_PRESET, PRESETS, Rules, from_mapping
 from dudo.notation import parse_action
@@ -84,6 +85,13 @@ class StoreState(StrEnum):
     RETRYING = "retrying"
 
 
+class AutoWhy(StrEnum):
+    """Why a human's seat was played automatically (the update frame's ``auto.why``)."""
+
+    TIMER = "timer"  # the player's turn timer ran out
+    STAND_IN = "stand_in"  # a bot plays the seat of a player who is away or was kicked
+
+
 class TableError(Exception):
     """A request the table refuses. ``status`` is the HTTP status that fits it."""
 
@@ -116,6 +124,9 @@ class Settings:
     turn_seconds: int = 0  # 0: no turn timer
     grace_seconds: int | None = 30  # None: no stand-in bot, the seat waits (the timer still runs)
     bot_seconds: float = 1.0  # how long a bot waits before acting, so people can follow
+    #: After a round's reveal, how long before the next round's automatic moves and turn
+    #: timer start, so everyone can see the dice before the clock runs.
+    reveal_seconds: int = 3
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -242,6 +253,7 @@ class Table:
         self.game_id: int | None = None
         self.game_number = 0
         self.players: list[int] = []  # the seat of each engine player
+        self.humans: set[int] = set()  # the engine players who were people when the game began
         self.bots: dict[int, Bot] = {}  # engine player -> the bot that plays it
         #: Every live connection, and those of each seat: presence is these, nothing else.
         self.clients: set[Outbox] = set()
@@ -251,6 +263,9 @@ class Table:
         #: starts from the clock), so a client can drop a snapshot older than the one it has.
         self.version = int(time.time() * 1000)
         self.deadline: float | None = None
+        #: Until when (time.time()) the last round's reveal is being shown: no automatic move
+        #: and no turn timer starts before.
+        self.reveal_until = 0.0
         #: When the table last had a change or a connection (time.monotonic()).
         self.active = time.monotonic()
         self.lock = asyncio.Lock()
@@ -457,6 +472,7 @@ class Table:
         )
         self.game_number, self.game_id = number, game_id
         self.players = [s.seat for s in filled]
+        self.humans = {p for p, s in enumerate(filled) if s.kind is SeatKind.HUMAN}
         for s in self.seats:
             s.autoplay = False
         self._set_game(game)
@@ -571,19 +587,24 @@ class Table:
             return f"player {player + 1}"
         return self.seats[self.players[player]].name or f"player {player + 1}"
 
-    async def _commit(self, player: int, action: Action) -> None:
-        """Store, apply and broadcast one legal action (under the table's lock). Raises
-        :class:`StoreUnavailable`, having changed nothing, if the store does not take it."""
+    async def _commit(self, player: int, action: Action, why: AutoWhy | None = None) -> None:
+        """Store, apply and broadcast one legal action (under the table's lock); ``why`` says
+        why a human's seat was played automatically. Raises :class:`StoreUnavailable`, having
+        changed nothing, if the store does not take it."""
         game = self.game
         assert game is not None and self.game_id is not None
         seq = len(game.history)
         await self.hall.db.run(self.hall.store.add_action, self.game_id, seq, player, str(action))
+        first_new = len(game.events)
         game.push(action)
         self._changed()
+        if any(isinstance(e, Revealed) for e in game.events[first_new:]):
+            self.reveal_until = time.time() + self.settings.reveal_seconds
         if game.is_over:
             await self._finish()
         self.schedule()  # first, so the update carries the new mover's deadline
-        self.broadcast()
+        auto = None if why is None else {"player": player, "why": str(why), "action": str(action)}
+        self.broadcast(auto)
 
     async def _finish(self) -> None:
         """The game is over (its last action is stored): end it here and store its record, so
@@ -669,11 +690,15 @@ class Table:
         mover = game.to_move
         automatic = self._automatic(mover)
         callers = self.rules.cruzado and any(p != mover for p in self.bots)
+        # While the reveal is shown nothing automatic happens and no clock runs.
+        pause = max(0.0, self.reveal_until - time.time())
         if automatic is not None or callers:
-            self._bot_turn = self._later(self.settings.bot_seconds, self._bots_move, turn, 0)
+            self._bot_turn = self._later(
+                pause + self.settings.bot_seconds, self._bots_move, turn, 0
+            )
         if automatic is None and self.settings.turn_seconds > 0:
-            self.deadline = time.time() + self.settings.turn_seconds
-            self._timer = self._later(self.settings.turn_seconds, self._timed_out, turn, 0)
+            self.deadline = time.time() + pause + self.settings.turn_seconds
+            self._timer = self._later(pause + self.settings.turn_seconds, self._timed_out, turn, 0)
 
     def _automatic(self, player: int) -> Bot | None:
         """The bot playing ``player`` now, if a bot plays that seat."""
@@ -712,8 +737,11 @@ class Table:
                 chosen = (mover, bot.choose(game.view(mover)))
             if chosen is None:  # a human is to move: their timer (if any) is already running
                 return
+            player, action = chosen
+            # A human's seat a bot plays (after the grace period, or a kick) is a stand-in.
+            stand_in = player in self.humans
             try:
-                await self._commit(*chosen)
+                await self._commit(player, action, AutoWhy.STAND_IN if stand_in else None)
             except StoreUnavailable:
                 self._store_retrying()
                 self._bot_turn = self._later(
@@ -730,7 +758,7 @@ class Table:
             mover = game.to_move
             chooser = self._make_bot(STAND_IN_LEVEL)
             try:
-                await self._commit(mover, chooser.choose(game.view(mover)))
+                await self._commit(mover, chooser.choose(game.view(mover)), AutoWhy.TIMER)
             except StoreUnavailable:
                 self._store_retrying()
                 self._timer = self._later(retry_delay(attempt), self._timed_out, turn, attempt + 1)
@@ -877,15 +905,16 @@ class Table:
         for client in self.clients:
             client.send(text)
 
-    def broadcast(self) -> None:
-        """Send every connection the events it has not had and its seat's view."""
-        self._send_updates(list(self.clients))
+    def broadcast(self, auto: dict[str, Any] | None = None) -> None:
+        """Send every connection the events it has not had and its seat's view; ``auto``
+        names the human's seat the last action was played for automatically, and why."""
+        self._send_updates(list(self.clients), auto)
 
     def send_update(self, client: Outbox) -> None:
         """Bring one connection up to date (after it says hello)."""
         self._send_updates([client])
 
-    def _send_updates(self, clients: list[Outbox]) -> None:
+    def _send_updates(self, clients: list[Outbox], auto: dict[str, Any] | None = None) -> None:
         game = self.game
         if game is None:
             return
@@ -902,11 +931,13 @@ class Table:
             key = (player, start)
             text = frames.get(key)
             if text is None:
-                text = frames[key] = self._update_frame(game, player, start)
+                text = frames[key] = self._update_frame(game, player, start, auto)
             client.since = last
             client.send(text)
 
-    def _update_frame(self, game: Game, player: int | None, start: int) -> str:
+    def _update_frame(
+        self, game: Game, player: int | None, start: int, auto: dict[str, Any] | None = None
+    ) -> str:
         rules = game.rules
         names = [self.name_of(p) for p in range(len(self.players))]
         view = view_json(game.view(player), names, self.players, len(game.history))
@@ -919,6 +950,7 @@ class Table:
                 ],
                 "view": view,
                 "deadline": None if self.deadline is None else int(self.deadline * 1000),
+                "auto": auto,
             }
         )
 
@@ -929,7 +961,14 @@ class Table:
         """A stored table as it was: its game replayed from the seed and every stored action,
         its automatic moves and grace periods scheduled again."""
         s = stored.settings
-        settings = Settings(s["seats"], s["turn_seconds"], s["grace_seconds"], s["bot_seconds"])
+        # Tables stored before a setting existed get its default.
+        settings = Settings(
+            s["seats"],
+            s["turn_seconds"],
+            s["grace_seconds"],
+            s["bot_seconds"],
+            s.get("reveal_seconds", Settings.reveal_seconds),
+        )
         seats = [Seat(x.seat) for x in stored.seats]
         for seat, x in zip(seats, stored.seats, strict=True):
             seat.take(x)
@@ -939,6 +978,7 @@ class Table:
             return table
         table.game_id, table.game_number = game.id, game.number
         table.players = [p["seat"] for p in game.players]
+        table.humans = {i for i, p in enumerate(game.players) if p.get("kind") == SeatKind.HUMAN}
         table._set_game(table._replay(game.seed, game.actions))
         table.status = TableStatus.OVER if game.finished else TableStatus.PLAYING
         assert table.game is not None
@@ -968,7 +1008,8 @@ class Table:
                 seat = Seat(x.seat)
             seats.append(seat)
         try:
-            settings = Settings(**{k: stored.settings[k] for k in Settings.__dataclass_fields__})
+            fields = Settings.__dataclass_fields__
+            settings = Settings(**{k: v for k, v in stored.settings.items() if k in fields})
         except (KeyError, TypeError):
             settings = Settings(seats=len(seats))
         table = cls(hall, stored.code, stored.preset, stored.options, settings, seats, rules)

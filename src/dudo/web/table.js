@@ -20,7 +20,12 @@
 //            class face-down), #my-dice-note, #obliging-banner (data-visibility),
 //            #autoplay-banner with #take-back, #spectator-banner, #saving-banner (the
 //            server is retrying a write the database did not take), #broken-banner (the
-//            table could not be resumed after a restart: main data-status="broken")
+//            table could not be resumed after a restart: main data-status="broken"),
+//            #auto-notice (the timer played for me: data-action = the action, #auto-notice-
+//            text, #auto-notice-dismiss)
+//   Turn:    document.title starts with the turn marker and link[rel=icon] is
+//            /static/favicon-turn.svg while it is my turn; #sound-toggle (checkbox, in
+//            #cue-pref, shown to players); main data-turn-cues counts the turn cues given
 //   Acting:  #actions (shown when I have a legal action), #bid-picker: a grid of
 //            button.bid-cell[data-bid="3x4"]; legal ones aria-disabled="false", illegal ones
 //            aria-disabled="true" (still clickable: sends `explain`, answer in #bid-explain
@@ -55,6 +60,7 @@ import {
 import { countsForReveal, handName, narrateEvent } from "/static/narrate.js";
 import { botLevelLabel, renderRulesList } from "/static/rules.js";
 import { TableSocket } from "/static/socket.js";
+import { cueEnabled, markTab, primeAudio, setCueEnabled, turnCue } from "/static/turncue.js";
 import { el, startPage, toast } from "/static/ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -84,6 +90,9 @@ const S = {
   pendingTimer: null,
   presets: null,
   botLevels: ["random", "easy"],
+  autoNotice: null, // the action the timer played for me, shown until I act or dismiss it
+  wasMyTurn: false,
+  turnCues: 0,
 };
 let socket = null;
 
@@ -174,6 +183,7 @@ function onUpdate(frame) {
     S.claim = null;
     S.reveal = null;
     S.selected = null;
+    S.autoNotice = null;
     $("events").replaceChildren();
   }
   S.game = frame.game;
@@ -182,6 +192,11 @@ function onUpdate(frame) {
     S.names = frame.view.names || S.names;
   }
   S.deadline = frame.deadline ?? null;
+  // Older servers send no `auto`; a stand-in's moves have the autoplay banner instead.
+  const auto = frame.auto;
+  if (auto && auto.why === "timer" && auto.player === frame.view?.viewer && auto.player != null) {
+    S.autoNotice = auto.action;
+  }
   for (const e of frame.events) {
     S.events.push(e);
     followEvent(e);
@@ -263,6 +278,7 @@ function act(action) {
     return;
   }
   S.pending = true;
+  S.autoNotice = null;
   S.pendingTimer = setTimeout(() => {
     S.pending = false;
     renderActions();
@@ -343,6 +359,26 @@ function render() {
   }
   renderBanners();
   renderReveal();
+  renderTurnCues();
+}
+
+function pageTitle() {
+  return `${t("table.title")} ${S.code}`;
+}
+
+/** The tab's title and favicon follow my turn; its start gets the sound and vibration. */
+function renderTurnCues() {
+  const mine = inGame() && status() === "playing" && myTurn();
+  markTab(mine, pageTitle(), t("turn.tab_title", { title: pageTitle() }));
+  if (mine && !S.wasMyTurn && turnCue()) {
+    S.turnCues += 1;
+    $("table-main").dataset.turnCues = String(S.turnCues);
+  }
+  S.wasMyTurn = mine;
+  const pref = $("cue-pref");
+  pref.hidden = S.seat == null;
+  const home = inGame() ? $("players") : $("lobby-wait");
+  if (pref.previousElementSibling !== home) home.after(pref);
 }
 
 function renderJoin() {
@@ -450,6 +486,7 @@ function renderLobby() {
   $("timer-info").textContent = [
     tb.turn_seconds ? t("lobby.turn_seconds", { n: tb.turn_seconds }) : t("lobby.no_timer"),
     tb.grace_seconds != null ? t("lobby.grace_seconds", { n: tb.grace_seconds }) : "",
+    tb.reveal_seconds ? t("lobby.reveal_seconds", { n: tb.reveal_seconds }) : "",
   ]
     .filter(Boolean)
     .join(" · ");
@@ -461,6 +498,12 @@ function renderBanners() {
   $("spectator-banner").hidden = !(socket && S.welcomed && S.seat == null && inGame());
   $("saving-banner").hidden = S.table?.store !== "retrying";
   $("broken-banner").hidden = status() !== "broken";
+  const notice = $("auto-notice");
+  notice.hidden = !(S.autoNotice && inGame() && S.seat != null);
+  notice.dataset.action = S.autoNotice ?? "";
+  $("auto-notice-text").textContent = S.autoNotice
+    ? t("turn.timer_played", { action: actionText(S.autoNotice) })
+    : "";
   const v = S.view;
   const banner = $("obliging-banner");
   if (inGame() && v.obliging && v.phase !== "over") {
@@ -986,8 +1029,17 @@ function bindControls() {
     if (e.key === "Escape" && !$("reveal").hidden) $("reveal-dismiss").click();
   });
   setInterval(tick, 250);
+  $("auto-notice-dismiss").addEventListener("click", () => {
+    S.autoNotice = null;
+    renderBanners();
+  });
+  const cue = $("sound-toggle");
+  cue.checked = cueEnabled();
+  cue.addEventListener("change", () => setCueEnabled(cue.checked));
+  // Browsers allow sound only after a click on the page: any click wakes the audio.
+  document.addEventListener("pointerdown", () => cueEnabled() && primeAudio(), { passive: true });
   onLangChange(() => {
-    document.title = `${t("table.title")} ${S.code}`;
+    document.title = pageTitle();
     S.pickerKey = "";
     onSocketStatus(socket ? socket.status : "idle");
     rebuildFeed();
@@ -1001,7 +1053,7 @@ async function main() {
     location.replace("/");
     return;
   }
-  document.title = `${t("table.title")} ${S.code}`;
+  document.title = pageTitle();
   try {
     $("join-name").value = localStorage.getItem("dudo.name") || "";
   } catch {
