@@ -62,7 +62,7 @@ export function renderRulesList(dl, rules, changed = new Set(), order = null) {
   for (const name of names) {
     const house = changed.has(name);
     dl.append(
-      el("dt", { class: house ? "house" : null, title: name, dataset: { option: name } }, optionLabel(name)),
+      el("dt", { class: house ? "house" : null, title: optionDescription(name) || null, dataset: { option: name } }, optionLabel(name)),
       el("dd", { class: house ? "house" : null, dataset: { option: name } }, valueLabel(rules[name])),
     );
   }
