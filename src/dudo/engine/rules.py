@@ -436,15 +436,15 @@ PRESETS: dict[str, Rules] = {
 }
 
 PRESET_SUMMARIES: dict[str, str] = {
-    "dudo": "The default (seed 000): any-face raises, aces wild, open on aces only with one "
+    "dudo": "The default, from the encyclopedia article: any-face raises, aces wild, open on aces only with one "
     "die, spot-on while more than half the dice remain, pass on three patterns, obliging "
     "rounds where one-die players change the face and the obliger picks open or closed.",
-    "dudo-legacy": "Seed 001: aces count only beside a natural, neither quantity nor face may "
+    "dudo-legacy": "An older version of the encyclopedia article: aces count only beside a natural, neither quantity nor face may "
     "go down, an opening bid on aces frees the next bid, spot-on always, pass only on five "
     "different (spot-on allowed after it), obliging rounds where one-die veterans change the face.",
-    "dudo-equalize": "Seed 002: like dudo-legacy, but pass on all three patterns, no spot-on "
+    "dudo-equalize": "Another version of the encyclopedia article: like dudo-legacy, but pass on all three patterns, no spot-on "
     "after a pass, and closed obliging rounds where nobody changes the face.",
-    "dudo-app": "The dice-cup app (seeds 003/004): neither quantity nor face may go down, never "
+    "dudo-app": "The dice-cup app: neither quantity nor face may go down, never "
     "open on aces, a right spot-on re-deals the round, no pass, obliging rounds only with "
     "three or more players.",
     "perudo": "Commercial Perudo: like dudo but 2-6 players, random seating, never open on "

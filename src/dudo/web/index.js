@@ -9,8 +9,11 @@
 //                             class="opt-input" data-option=NAME> (values are JSON: "true",
 //                             "\"any_face\"", "3", "null") or, for list options (pass_hands),
 //                             checkboxes input.opt-check[data-option=NAME][value=HAND];
-//                             .option-row.changed marks a house rule; #reset-rules resets
-//   #house-rules-count      number of changed options
+//                             rows sit in section.opt-group[data-group] under h3 headings;
+//                             .opt-name label, .opt-desc description; .option-row.changed
+//                             marks a house rule, with .opt-changed and .opt-preset (the
+//                             preset's value) shown; #reset-rules resets
+//   #house-rules-count      "N changed", or "as the preset"
 //   #rules-summary          <dl> of the full resulting rule set (dt/dd[data-option], .house)
 //   #create-seats           seats <select> (2–8, limited by the rules' max_players)
 //   #bots-list              bot rows: .bot-row[data-index] with select.bot-level and
@@ -27,7 +30,17 @@
 import { api, knownTables, saveSeatToken } from "/static/api.js";
 import { dieEl } from "/static/dice.js";
 import { onLangChange, t } from "/static/i18n.js";
-import { botLevelLabel, optionLabel, renderRulesList, sameValue, valueLabel } from "/static/rules.js";
+import {
+  botLevelLabel,
+  groupLabel,
+  groupOptions,
+  optionDescription,
+  optionLabel,
+  presetSummary,
+  renderRulesList,
+  sameValue,
+  valueLabel,
+} from "/static/rules.js";
 import { el, startPage, toast } from "/static/ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -104,72 +117,92 @@ function renderPresets() {
     ...state.presets.map((p) => el("option", { value: p.name }, p.name)),
   );
   select.value = state.preset;
-  $("preset-summary").textContent = presetByName(state.preset)?.summary || "";
+  $("preset-summary").textContent = presetSummary(presetByName(state.preset));
 }
 
 function renderEditor() {
   const box = $("house-rules-editor");
   box.replaceChildren();
   const rules = effectiveRules();
-  for (const name of optionNames()) {
-    const value = rules[name];
-    const values = optionValues(name);
-    const label = el(
-      "span",
-      { class: "opt-name", id: `opt-label-${name}` },
-      optionLabel(name),
-      el("span", { class: "opt-key" }, name),
-    );
-    let control;
-    if (Array.isArray(value) || name === "pass_hands") {
-      // A set option: one checkbox per member.
-      const members = [];
-      for (const v of values.flat()) if (v != null && !members.includes(String(v))) members.push(String(v));
-      for (const v of value || []) if (!members.includes(String(v))) members.push(String(v));
-      control = el("div", { class: "checks", role: "group", "aria-labelledby": `opt-label-${name}` });
-      for (const member of members) {
-        const box = el("input", {
-          type: "checkbox",
-          class: "opt-check",
-          value: member,
-          dataset: { option: name },
-        });
-        box.checked = (value || []).map(String).includes(member);
-        box.addEventListener("change", () => {
-          const chosen = [...control.querySelectorAll("input.opt-check")]
-            .filter((c) => c.checked)
-            .map((c) => c.value);
-          setOption(name, chosen);
-        });
-        control.append(el("label", { class: "inline" }, box, valueLabel(member)));
-      }
-    } else {
-      const choices = [...values];
-      if (!choices.some((v) => sameValue(v, value))) choices.unshift(value);
-      control = el("select", {
-        class: "opt-input",
-        dataset: { option: name },
-        "aria-labelledby": `opt-label-${name}`,
-      });
-      for (const v of choices) {
-        control.append(el("option", { value: JSON.stringify(v) }, valueLabel(v)));
-      }
-      control.value = JSON.stringify(choices.find((v) => sameValue(v, value)));
-      control.addEventListener("change", () => setOption(name, JSON.parse(control.value)));
-    }
-    box.append(el("div", { class: "option-row", dataset: { option: name } }, label, control));
+  for (const [group, names] of groupOptions(optionNames())) {
+    const heading = el("h3", { class: "opt-group-heading", id: `opt-group-${group}` }, groupLabel(group));
+    const section = el("section", { class: "opt-group", dataset: { group }, "aria-labelledby": heading.id }, heading);
+    for (const name of names) section.append(optionRow(name, rules[name]));
+    box.append(section);
   }
   renderEditorMarks();
 }
 
+/** One option: its label, a plain-words description, the control, and (once changed) a
+ * "changed" cue with the preset's value, so a house rule never rests on colour alone. */
+function optionRow(name, value) {
+  const values = optionValues(name);
+  const text = el(
+    "div",
+    { class: "opt-text" },
+    el(
+      "span",
+      { class: "opt-name", id: `opt-label-${name}` },
+      optionLabel(name),
+      el("span", { class: "opt-changed badge gold", hidden: true }, t("create.changed_mark")),
+    ),
+    el("span", { class: "opt-desc muted small", id: `opt-desc-${name}` }, optionDescription(name)),
+    el("span", { class: "opt-preset small", hidden: true }),
+  );
+  const aria = { "aria-labelledby": `opt-label-${name}`, "aria-describedby": `opt-desc-${name}` };
+  let control;
+  if (Array.isArray(value) || name === "pass_hands") {
+    // A set option: one checkbox per member.
+    const members = [];
+    for (const v of values.flat()) if (v != null && !members.includes(String(v))) members.push(String(v));
+    for (const v of value || []) if (!members.includes(String(v))) members.push(String(v));
+    control = el("div", { class: "checks", role: "group", ...aria });
+    for (const member of members) {
+      const box = el("input", {
+        type: "checkbox",
+        class: "opt-check",
+        value: member,
+        dataset: { option: name },
+      });
+      box.checked = (value || []).map(String).includes(member);
+      box.addEventListener("change", () => {
+        const chosen = [...control.querySelectorAll("input.opt-check")]
+          .filter((c) => c.checked)
+          .map((c) => c.value);
+        setOption(name, chosen);
+      });
+      control.append(el("label", { class: "inline" }, box, valueLabel(member)));
+    }
+  } else {
+    const choices = [...values];
+    if (!choices.some((v) => sameValue(v, value))) choices.unshift(value);
+    control = el("select", { class: "opt-input", dataset: { option: name }, ...aria });
+    for (const v of choices) {
+      control.append(el("option", { value: JSON.stringify(v) }, valueLabel(v)));
+    }
+    control.value = JSON.stringify(choices.find((v) => sameValue(v, value)));
+    control.addEventListener("change", () => setOption(name, JSON.parse(control.value)));
+  }
+  return el("div", { class: "option-row", dataset: { option: name } }, text, control);
+}
+
 function renderEditorMarks() {
   const changed = Object.keys(state.overrides);
+  const base = presetByName(state.preset)?.rules || {};
   for (const row of document.querySelectorAll("#house-rules-editor .option-row")) {
-    row.classList.toggle("changed", changed.includes(row.dataset.option));
+    const name = row.dataset.option;
+    const on = changed.includes(name);
+    row.classList.toggle("changed", on);
+    row.querySelector(".opt-changed").hidden = !on;
+    const note = row.querySelector(".opt-preset");
+    note.hidden = !on;
+    note.textContent = on ? t("create.preset_value", { value: valueLabel(base[name]) }) : "";
   }
-  const count = $("house-rules-count");
-  count.hidden = changed.length === 0;
-  count.textContent = changed.length ? t("create.changed", { count: changed.length }) : "";
+  // The heading says what the section holds even while it is closed.
+  $("house-rules-count").textContent = changed.length
+    ? t("create.changed", { count: changed.length })
+    : t("create.house_rules_same");
+  $("house-rules-count").classList.toggle("gold", changed.length > 0);
 }
 
 function renderSummary() {

@@ -3,6 +3,39 @@
 import { has, t } from "/static/i18n.js";
 import { el } from "/static/ui.js";
 
+// The editor's sections, in the order a player meets the rules; every option of
+// engine/rules.py OPTION_NAMES sits in one of them (an unknown one goes to the last).
+export const OPTION_GROUPS = [
+  ["bidding", ["raise_mode", "reveal_reroll"]],
+  ["aces", ["aces_wild", "wild_needs_natural", "aces_rank", "aces_to", "aces_from", "open_on_aces"]],
+  ["calls", ["loss", "cruzado", "spot_on", "spot_on_reward", "spot_on_threshold", "spot_on_min_players"]],
+  ["pass", ["pass_hands", "pass_min_players", "pass_allows_spot_on"]],
+  ["oblige", ["oblige", "oblige_min_players", "oblige_face_change", "oblige_visibility"]],
+  ["table", ["seating", "direction", "next_opener", "min_players", "max_players", "faces", "dice_per_player"]],
+];
+
+/** `names` split into [[group, [name...]]...], in OPTION_GROUPS order, empty groups left out. */
+export function groupOptions(names) {
+  const groups = OPTION_GROUPS.map(([group, members]) => [group, members.filter((n) => names.includes(n))]);
+  const known = new Set(OPTION_GROUPS.flatMap(([, members]) => members));
+  groups[groups.length - 1][1].push(...names.filter((n) => !known.has(n)));
+  return groups.filter(([, members]) => members.length);
+}
+
+export function groupLabel(group) {
+  return has(`optgroup.${group}`) ? t(`optgroup.${group}`) : group;
+}
+
+/** A preset in one sentence in the page's language; the server's English summary otherwise. */
+export function presetSummary(preset) {
+  if (!preset) return "";
+  return has(`preset.${preset.name}`) ? t(`preset.${preset.name}`) : preset.summary || "";
+}
+
+export function optionDescription(name) {
+  return has(`optdesc.${name}`) ? t(`optdesc.${name}`) : "";
+}
+
 export function optionLabel(name) {
   return has(`opt.${name}`) ? t(`opt.${name}`) : name;
 }
@@ -29,7 +62,7 @@ export function renderRulesList(dl, rules, changed = new Set(), order = null) {
   for (const name of names) {
     const house = changed.has(name);
     dl.append(
-      el("dt", { class: house ? "house" : null, title: name, dataset: { option: name } }, optionLabel(name)),
+      el("dt", { class: house ? "house" : null, title: optionDescription(name) || null, dataset: { option: name } }, optionLabel(name)),
       el("dd", { class: house ? "house" : null, dataset: { option: name } }, valueLabel(rules[name])),
     );
   }

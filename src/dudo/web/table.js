@@ -58,7 +58,7 @@ import {
   tNodes,
 } from "/static/i18n.js";
 import { countsForReveal, handName, narrateEvent } from "/static/narrate.js";
-import { botLevelLabel, renderRulesList } from "/static/rules.js";
+import { botLevelLabel, presetSummary, renderRulesList } from "/static/rules.js";
 import { TableSocket } from "/static/socket.js";
 import { cueEnabled, markTab, primeAudio, setCueEnabled, turnCue } from "/static/turncue.js";
 import { el, startPage, toast } from "/static/ui.js";
@@ -476,7 +476,7 @@ function renderLobby() {
   }
   $("rules-preset").textContent = tb.preset;
   const preset = S.presets?.presets?.find((p) => p.name === tb.preset);
-  $("rules-summary-text").textContent = preset?.summary || "";
+  $("rules-summary-text").textContent = presetSummary(preset);
   renderRulesList(
     $("rules-list"),
     tb.rules || {},
