@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import struct
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
 
+from dudo.server.routes import pages
 from dudo.server.routes.pages import SW_VERSION_MARK, web_version
 
 from .conftest import LiveServer
@@ -139,6 +141,17 @@ def watch(page: Page, errors: list[str], offline: list[bool]) -> None:
     page.on("pageerror", lambda exc: errors.append(f"{page.url}: page error: {exc}"))
 
 
+def worker_ready(page: Page, what: str) -> object:
+    """``what`` of the active service worker's registration, failing after 10 s rather than
+    waiting for ever (``serviceWorker.ready`` never settles when nothing registers)."""
+    return page.evaluate(
+        f"""Promise.race([
+             navigator.serviceWorker.ready.then((r) => {what}),
+             new Promise((_, fail) => setTimeout(() => fail(new Error("no worker")), 10000)),
+           ])"""
+    )
+
+
 def faces(page: Page) -> list[str]:
     return [
         str(f)
@@ -160,7 +173,7 @@ def test_every_page_registers_the_service_worker(
     watch(page, errors, [False])
     for url in PAGE_URLS:
         page.goto(shared_server.url + url)
-        scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
+        scope = worker_ready(page, "r.scope")
         assert scope == shared_server.url + "/", url
     # The table page of an unknown code says so with a 404 the page expects; nothing else.
     assert all("404" in e for e in errors), "\n".join(errors)
@@ -179,7 +192,7 @@ def test_the_cup_works_offline_after_one_visit(browser: Browser, shared_server: 
     # One visit online: the worker installs, stores the cup, and controls the next load.
     page.goto(cup_url)
     cup_ready(page)
-    assert page.evaluate("navigator.serviceWorker.ready.then((r) => !!r.active)")
+    assert worker_ready(page, "!!r.active")
     page.reload()
     cup_ready(page)
     assert page.evaluate("!!navigator.serviceWorker.controller"), "the worker controls /cup"
@@ -250,3 +263,19 @@ def test_the_cup_works_offline_after_one_visit(browser: Browser, shared_server: 
     expect(page.locator("#cup-offline")).to_be_hidden()
     assert not errors, "\n".join(errors)
     context.close()
+
+
+def test_the_worker_version_changes_with_any_web_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    web = tmp_path / "web"
+    shutil.copytree(pages.WEB_DIR, web)
+    monkeypatch.setattr(pages, "WEB_DIR", web)
+    before = pages.web_version()
+    assert pages.web_version() == before, "the version is stable while nothing changes"
+    (web / "i18n" / "it.json").write_text("{}", encoding="utf-8")
+    changed = pages.web_version()
+    assert changed != before
+    (web / "icon-192.png").write_bytes(b"")
+    assert pages.web_version() != changed
+    assert f'"{pages.web_version()}"' in pages.service_worker()
