@@ -7,6 +7,7 @@
 //   #games-empty     shown when there are none
 //   #lang-select, #toast
 
+import "/static/pwa.js";
 import { api } from "/static/api.js";
 import { lang, onLangChange, t } from "/static/i18n.js";
 import { el, startPage } from "/static/ui.js";

@@ -27,6 +27,7 @@
 //   #my-tables-list         links a.table-link to tables this browser holds a seat at
 //   #lang-select, #toast
 
+import "/static/pwa.js";
 import { api, knownTables, saveSeatToken } from "/static/api.js";
 import { dieEl } from "/static/dice.js";
 import { onLangChange, t } from "/static/i18n.js";

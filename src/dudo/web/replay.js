@@ -16,6 +16,7 @@
 //   #replay-round, #replay-standing, #lang-select, #toast
 //   The step is kept in the URL hash (#step=12).
 
+import "/static/pwa.js";
 import { api, ApiError } from "/static/api.js";
 import { bidNode, dieEl, renderDice } from "/static/dice.js";
 import { actionText, callWord, onLangChange, parseBid, t } from "/static/i18n.js";

@@ -45,6 +45,7 @@
 //   Feed:    #events > li[data-seq][data-type] (aria-live)
 //   Other:   #toast (server error frames, data-kind), #lang-select
 
+import "/static/pwa.js";
 import { ApiError, api, forgetSeatToken, saveSeatToken, seatToken } from "/static/api.js";
 import { bidNode, dieEl, renderDice } from "/static/dice.js";
 import {

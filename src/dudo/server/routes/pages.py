@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
 from fastapi import APIRouter, HTTPException
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 
 from dudo.server.routes.games import MAX_GAME_ID
 
@@ -31,10 +32,36 @@ def render_page(name: str) -> str:
     return html[: found.start()] + header + html[found.end() :]
 
 
+#: The stand-in in ``web/sw.js`` for the version of the web client's files.
+SW_VERSION_MARK = "__DUDO_WEB_VERSION__"
+
+
+def web_version() -> str:
+    """A short hash of every file of the web client (names and contents): any change to the
+    pages, scripts, styles, strings or icons gives the service worker a new version, so a
+    phone that installed it refreshes its offline copy of the cup."""
+    digest = hashlib.sha256()
+    for path in sorted(WEB_DIR.rglob("*")):
+        if path.is_file() and path.suffix not in {".py", ".pyc"}:
+            digest.update(path.relative_to(WEB_DIR).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def service_worker() -> str:
+    """``web/sw.js`` with the current :func:`web_version` put in."""
+    script = (WEB_DIR / "sw.js").read_text(encoding="utf-8")
+    if SW_VERSION_MARK not in script:
+        raise RuntimeError(f"web/sw.js has no {SW_VERSION_MARK} mark")
+    return script.replace(SW_VERSION_MARK, web_version())
+
+
 def pages_router() -> APIRouter:
     """The page routes; the pages are assembled when the router is made."""
     router = APIRouter(include_in_schema=False)
     pages = {name: render_page(name) for name in PAGES}
+    worker = service_worker()
+    manifest = (WEB_DIR / "manifest.webmanifest").read_bytes()
 
     def page(name: str) -> HTMLResponse:
         return HTMLResponse(pages[name], headers={"Cache-Control": "no-cache"})
@@ -60,5 +87,23 @@ def pages_router() -> APIRouter:
         if not 0 < game_id <= MAX_GAME_ID:
             raise HTTPException(404, f"there is no finished game {game_id}")
         return page("replay.html")
+
+    @router.get("/sw.js")
+    async def sw_script() -> Response:
+        # Served from the root, not /static/, so the worker's scope covers /cup; no-cache makes
+        # the browser check for a new release on every visit.
+        return Response(
+            worker,
+            media_type="text/javascript",
+            headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+        )
+
+    @router.get("/manifest.webmanifest")
+    async def web_manifest() -> Response:
+        return Response(
+            manifest,
+            media_type="application/manifest+json",
+            headers={"Cache-Control": "no-cache"},
+        )
 
     return router
