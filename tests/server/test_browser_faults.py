@@ -5,6 +5,7 @@ goes on by itself once the database answers; a table that could not be resumed s
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -12,7 +13,18 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import InProcessServer, LiveServer, ServerFactory, host_post, new_table
+from .conftest import (
+    InProcessServer,
+    LiveServer,
+    Player,
+    ServerFactory,
+    api,
+    get_table,
+    host_post,
+    join,
+    new_table,
+    play_turns,
+)
 from .test_browser import CHROMIUM, PHONE, screenshot_dir
 from .test_browser import browser as browser
 from .test_resilience import FaultyStore, faulty
@@ -93,4 +105,35 @@ def test_a_table_that_could_not_be_resumed_says_so(
     expect(page.locator("#start-button")).to_be_hidden()
     expect(page.locator("button.remove-seat")).to_have_count(0)
     page.screenshot(path=str(screenshot_dir() / "broken-table-phone-it.png"))
+    page.context.close()
+
+
+def test_a_game_a_bot_played_for_someone_is_marked_so(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    server = shared_server
+    created = new_table(server, seats=3, bots=["easy"], grace_seconds=0)
+    code, token = created["code"], created["token"]
+    join(server, code, "Carla")  # and never opens the table: a bot plays for her at once
+    ana = Player(server, code, token, name="Ana")
+    host_post(server, code, "start", token)
+    assert play_turns([ana], random.Random(12))["winner"] is not None
+    ana.close()
+    game_id = get_table(server, code)["game"]
+    with api(server) as http:
+        listed = http.get("/api/games", params={"limit": 200}).json()["games"]
+        record = http.get(f"/api/games/{game_id}/record").json()
+    entry = next(g for g in listed if g["id"] == game_id)
+    assert entry["stood_in"] == ["Carla"]
+    carla = [p["name"] for p in record["players"]].index("Carla")
+    assert record["meta"]["stood_in"] == [carla]
+    page = seated_page(browser, server, code, token, "es")
+    page.goto(f"{server.url}/games")
+    link = page.locator(f'a.game-link[data-game="{game_id}"]')
+    expect(link).to_have_attribute("data-stood-in", "true")
+    expect(link).to_contain_text(words("es")["games.stood_in"].replace("{names}", "Carla"))
+    page.goto(f"{server.url}/games/{game_id}")
+    expect(page.locator("#replay-info")).to_contain_text(
+        words("es")["games.stood_in"].replace("{names}", "Carla")
+    )
     page.context.close()

@@ -358,6 +358,22 @@ class Store:
                     finished=time.time(), winner=winner, rounds=rounds, record=json.dumps(record)
                 )
             )
+            # The list of games says who had a bot play for them, without reading records.
+            stood_in = record.get("meta", {}).get("stood_in", [])
+            if stood_in:
+                row = c.execute(
+                    sa.select(games_table.c.players).where(games_table.c.id == game_id)
+                ).first()
+                if row is not None:
+                    players = json.loads(row.players)
+                    for p in stood_in:
+                        if 0 <= p < len(players):
+                            players[p]["stood_in"] = True
+                    c.execute(
+                        games_table.update()
+                        .where(games_table.c.id == game_id)
+                        .values(players=json.dumps(players))
+                    )
             # Only if this game is still the table's: a late retry must not end a rematch.
             c.execute(
                 tables_table.update()
@@ -437,10 +453,13 @@ class Store:
             ).all()
         games = []
         for row in rows:
-            names = [p["name"] for p in json.loads(row.players)]
+            players = json.loads(row.players)
+            names = [p["name"] for p in players]
             games.append(
                 {
                     "id": row.id,
+                    # Who had a bot play for them at some point: not a plain result of theirs.
+                    "stood_in": [p["name"] for p in players if p.get("stood_in")],
                     "finished": row.finished,
                     "players": names,
                     "winner": names[row.winner] if row.winner is not None else None,

@@ -255,6 +255,9 @@ class Table:
         self.players: list[int] = []  # the seat of each engine player
         self.humans: set[int] = set()  # the engine players who were people when the game began
         self.bots: dict[int, Bot] = {}  # engine player -> the bot that plays it
+        #: Engine players who sat down as people and had a bot play for them at some point of
+        #: this game (a stand-in after the grace period, or after a kick): the record says so.
+        self.stood_in: set[int] = set()
         #: Every live connection, and those of each seat: presence is these, nothing else.
         self.clients: set[Outbox] = set()
         self.seat_clients: dict[int, set[Outbox]] = {}
@@ -415,6 +418,7 @@ class Table:
             seat.take(stored)
             if in_game:
                 self.bots[self.players.index(index)] = self._make_bot(STAND_IN_LEVEL)
+                self.stood_in.add(self.players.index(index))
             for client in self.seat_clients.pop(index, set()):
                 client.seat = None  # the kicked player's connections go on watching
                 self.spectators += 1
@@ -473,6 +477,7 @@ class Table:
         self.game_number, self.game_id = number, game_id
         self.players = [s.seat for s in filled]
         self.humans = {p for p, s in enumerate(filled) if s.kind is SeatKind.HUMAN}
+        self.stood_in = set()
         for s in self.seats:
             s.autoplay = False
         self._set_game(game)
@@ -621,12 +626,10 @@ class Table:
             else:
                 infos.append(PlayerInfo(name, "human"))
         # The table's code stays out of the record: records are public, codes are invitations.
-        record = record_of(
-            game,
-            infos,
-            meta={"game": self.game_number, "game_id": self.game_id},
-            preset=self.preset,
-        )
+        meta: dict[str, Any] = {"game": self.game_number, "game_id": self.game_id}
+        if self.stood_in:
+            meta["stood_in"] = sorted(self.stood_in)
+        record = record_of(game, infos, meta=meta, preset=self.preset)
         self.status = TableStatus.OVER
         for seat in self.seats:
             self._cancel_grace(seat)
@@ -857,6 +860,7 @@ class Table:
                 seat.grace = self._later(retry_delay(attempt), self._grace_over, index, attempt + 1)
                 return
             seat.take(stored)
+            self.stood_in.add(self.players.index(index))
             self._store_ok()
             self.broadcast_table()
             self.schedule()
@@ -979,6 +983,13 @@ class Table:
         table.game_id, table.game_number = game.id, game.number
         table.players = [p["seat"] for p in game.players]
         table.humans = {i for i, p in enumerate(game.players) if p.get("kind") == SeatKind.HUMAN}
+        # Who was played by a bot when the server stopped (a stand-in taken back before the
+        # stop is not known after it).
+        table.stood_in = {
+            p
+            for p in table.humans
+            if seats[table.players[p]].autoplay or seats[table.players[p]].kind is SeatKind.BOT
+        }
         table._set_game(table._replay(game.seed, game.actions))
         table.status = TableStatus.OVER if game.finished else TableStatus.PLAYING
         assert table.game is not None

@@ -2,8 +2,9 @@
 //
 // Test hooks:
 //   main#games-main  data-state (loading | ready), data-count
-//   #games-list > li > a.game-link[href="/games/<id>"][data-game=<id>] (.g-title players,
-//                    .g-winner, .g-meta: preset, rounds, date)
+//   #games-list > li > a.game-link[href="/games/<id>"][data-game=<id>][data-stood-in=true|false]
+//                    (.g-title players, .g-winner, .g-meta: preset, rounds, who a bot played
+//                    for, date)
 //   #games-empty     shown when there are none
 //   #lang-select, #toast
 
@@ -33,7 +34,11 @@ function render() {
         {},
         el(
           "a",
-          { class: "game-link", href: `/games/${g.id}`, dataset: { game: g.id } },
+          {
+            class: "game-link",
+            href: `/games/${g.id}`,
+            dataset: { game: g.id, stoodIn: (g.stood_in || []).length ? "true" : "false" },
+          },
           el("span", { class: "g-title" }, (g.players || []).join(" · ")),
           g.winner ? el("span", { class: "g-winner" }, t("games.winner", { name: g.winner })) : null,
           el(
@@ -42,7 +47,8 @@ function render() {
             [
               g.preset,
               t("games.rounds", { count: g.rounds ?? 0 }),
-              g.table ? t("games.table", { code: g.table }) : "",
+              // A game where a bot played for someone is not a plain result of theirs.
+              (g.stood_in || []).length ? t("games.stood_in", { names: g.stood_in.join(", ") }) : "",
               dateText(g.finished),
             ]
               .filter(Boolean)

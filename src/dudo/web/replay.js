@@ -187,6 +187,9 @@ async function main() {
     rec.preset || "",
     winner != null ? t("games.winner", { name: nameOf(winner) }) : "",
     rec.result?.rounds != null ? t("games.rounds", { count: rec.result.rounds }) : "",
+    (rec.meta?.stood_in || []).length
+      ? t("games.stood_in", { names: rec.meta.stood_in.map((p) => nameOf(p)).join(", ") })
+      : "",
   ]
     .filter(Boolean)
     .join(" — ");
