@@ -212,7 +212,7 @@ def test_two_browsers_and_a_bot_play_a_full_game(
             time.sleep(0.1)
     assert reloaded, "the game ended before the reload could be tried"
     winner = ana.locator("#game-over").get_attribute("data-winner")
-    assert winner in ("Ana", "Bo", "Bot 2 (easy)"), winner
+    assert winner in ("Ana", "Bo", "Bruno"), winner
     expect(bo.locator("#game-over")).to_have_attribute("data-winner", winner or "")
     for page in (ana, bo):
         if page.locator("#reveal").is_visible():

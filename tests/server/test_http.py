@@ -419,7 +419,7 @@ def test_finished_games_are_listed_with_a_record_that_replays(shared_server: Liv
     assert entry["preset"] == "dudo"
     # Table codes are invitations: the public list and the public record keep them out.
     assert "table" not in entry and created["code"] not in json.dumps([games, record])
-    assert entry["players"] == ["Ana", "Bot 2 (easy)", "Bot 3 (random)"]
+    assert entry["players"] == ["Ana", "Bruno", "Carmen"]
     assert record["format"] == "dudo-record" and record["version"] == 1
     game = replay(record)
     assert game.is_over and game.winner is not None
@@ -509,7 +509,7 @@ def test_display_names_are_unique_at_a_table(shared_server: LiveServer) -> None:
     with api(shared_server) as http:
         assert http.post(f"/api/tables/{code}/join", json={"name": "Carla"}).status_code == 201
         # The same name, however typed: case, spacing, composed or not, full-width letters.
-        for same in ("carla", "  CARLA ", "Ｃａｒｌａ", "Ana", "ana", "bot 2 (EASY)"):
+        for same in ("carla", "  CARLA ", "Ｃａｒｌａ", "Ana", "ana", "BRUNO"):
             response = http.post(f"/api/tables/{code}/join", json={"name": same})
             assert response.status_code == 409, (same, response.text)
             assert "is taken" in detail(response) and "another name" in detail(response)
@@ -518,7 +518,7 @@ def test_display_names_are_unique_at_a_table(shared_server: LiveServer) -> None:
         again = http.post(f"/api/tables/{code}/join", json={"name": "Ren\u00e9"})
         assert again.status_code == 409, "the composed and decomposed é are one name"
     names = [s["name"] for s in get_table(shared_server, code)["seats"]]
-    assert names == ["Ana", "Bot 2 (easy)", "Carla", "Ren\u00e9"]
+    assert names == ["Ana", "Bruno", "Carla", "Ren\u00e9"]
 
 
 def test_table_snapshots_carry_a_version_that_only_grows(shared_server: LiveServer) -> None:
@@ -536,3 +536,12 @@ def test_table_snapshots_carry_a_version_that_only_grows(shared_server: LiveServ
     assert get_table(shared_server, code)["version"] == frame["table"]["version"]
     assert joined["seat"] == 2
     watcher.close()
+
+
+def test_bots_have_names_of_their_own(shared_server: LiveServer) -> None:
+    created = new_table(shared_server, name="Bruno", seats=4, bots=["easy", "hard"])
+    seats = get_table(shared_server, created["code"])["seats"]
+    names = [s["name"] for s in seats[:3]]
+    assert names[0] == "Bruno" and len(set(names)) == 3, "a bot never takes a person's name"
+    assert [s["level"] for s in seats[1:3]] == ["easy", "hard"], "the level is shown beside"
+    assert not any("Bot" in n or "(" in n for n in names[1:]), names

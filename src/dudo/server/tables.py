@@ -155,10 +155,8 @@ class Seat:
     def as_human(self, name: str, digest: str) -> StoredSeat:
         return StoredSeat(self.seat, SeatKind.HUMAN, name, None, digest, False)
 
-    def as_bot(self, level: str) -> StoredSeat:
-        return StoredSeat(
-            self.seat, SeatKind.BOT, f"Bot {self.seat + 1} ({level})", level, None, False
-        )
+    def as_bot(self, level: str, name: str) -> StoredSeat:
+        return StoredSeat(self.seat, SeatKind.BOT, name, level, None, False)
 
     def as_open(self) -> StoredSeat:
         return StoredSeat(self.seat, SeatKind.OPEN, None, None, None, False)
@@ -193,6 +191,25 @@ def clean_name(name: object) -> str:
 def name_key(name: str) -> str:
     """What two display names must not share at one table: "Ana", "ana" and "ＡＮＡ" are one."""
     return unicodedata.normalize("NFKC", name).casefold()
+
+
+#: The names bots sit down with (their level is shown beside the name): names that read the
+#: same in English, Spanish and Italian, one per seat a bot may take.
+BOT_NAMES_POOL = (
+    "Alba", "Bruno", "Carmen", "Dario", "Elena", "Fausto", "Gala", "Hugo",
+    "Irene", "Julio", "Lucía", "Marco", "Nora", "Paolo", "Rocío", "Sara",
+)  # fmt: skip
+
+
+def bot_name(seats: list[Seat], seat: int) -> str:
+    """A name for a bot taking ``seat``: from the pool, starting at the seat's place so a table's
+    bots differ, and never one a person or another bot at the table has."""
+    taken = {name_key(s.name) for s in seats if s.name}
+    for step in range(len(BOT_NAMES_POOL)):
+        name = BOT_NAMES_POOL[(seat + step) % len(BOT_NAMES_POOL)]
+        if name_key(name) not in taken:
+            return name
+    return f"Bot {seat + 1}"  # every name of the pool taken: people chose them all
 
 
 def check_level(level: object) -> str:
@@ -384,7 +401,7 @@ class Table:
             if self.status is TableStatus.PLAYING:
                 raise TableError(409, "bots can be added between games, not during one")
             seat = self._open_seat()
-            stored = seat.as_bot(checked)
+            stored = seat.as_bot(checked, bot_name(self.seats, seat.seat))
             await self._write(self.hall.store.save_seat, self.code, stored)
             seat.take(stored)
             self._changed()
@@ -1125,7 +1142,7 @@ class Hall:
         seats = [Seat(i) for i in range(settings.seats)]
         seats[0].take(seats[0].as_human(display, token_hash(token)))
         for seat, level in zip(seats[1:], levels, strict=False):
-            seat.take(seat.as_bot(level))
+            seat.take(seat.as_bot(level, bot_name(seats, seat.seat)))
         try:
             await self.db.run(
                 self.store.create_table,

@@ -548,7 +548,10 @@ function renderPlayers() {
     });
     const name = el("span", { class: "pname" }, el("span", { class: "nm" }, nameOf(p)));
     if (v.viewer === p) name.append(el("span", { class: "badge blue" }, t("lobby.you")));
-    if (seat && seat.kind === "bot") name.append(el("span", { class: "badge" }, t("lobby.bot")));
+    // A bot's level beside its name, as in the lobby.
+    if (seat && seat.kind === "bot") {
+      name.append(el("span", { class: "badge" }, seat.level ? botLevelLabel(seat.level) : t("lobby.bot")));
+    }
     if (seat && seat.kind === "human" && !seat.connected) {
       name.append(el("span", { class: "badge red" }, t("lobby.offline")));
     }
