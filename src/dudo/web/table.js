@@ -39,7 +39,11 @@
 //   Reveal:  #reveal (dialog over the page: dismiss it before clicking anything else;
 //            data-bid, data-count, data-claim, data-losers = names),
 //            #reveal-hands > li[data-player] > .dice > .die (.counted = matched the bid),
-//            #reveal-count, #reveal-verdict, #reveal-outcomes, #reveal-dismiss
+//            #reveal-count, #reveal-verdict, #reveal-outcomes, #reveal-dismiss, #reveal-skip.
+//            It plays in stages, data-stage on #reveal: lift (the hands appear), count (the
+//            counted dice light up, .lit, as #reveal-count-number counts), verdict, done. Under
+//            prefers-reduced-motion it opens at done. A dismissed reveal is remembered in
+//            localStorage "dudo.reveal.<CODE>" ({game, seq}) so a reload does not show it again.
 //   Over:    #game-over (data-winner = winner's name), #winner-name, #replay-link
 //            (/games/<id>), #rematch-button (host), #rematch-wait
 //   Feed:    #events > li[data-seq][data-type] (aria-live)
@@ -156,7 +160,15 @@ function followEvent(e) {
       S.claim = e;
       break;
     case "Revealed":
-      S.reveal = { event: e, claim: S.claim, outcomes: [], roundOver: false, dismissed: false };
+      S.reveal = {
+        event: e,
+        claim: S.claim,
+        outcomes: [],
+        roundOver: false,
+        dismissed: revealSeen(e),
+        stage: null,
+        lit: 0,
+      };
       break;
     case "DiceLost":
     case "DieWon":
@@ -844,6 +856,86 @@ function renderGame() {
 
 // ---- the reveal
 
+const REVEAL_STAGES = ["lift", "count", "verdict", "done"];
+const LIFT_MS = 700;
+const VERDICT_MS = 900;
+let revealTimer = null;
+
+/** Was this reveal closed already on this table, maybe before a reload? */
+function revealSeen(e) {
+  try {
+    const seen = JSON.parse(localStorage.getItem(`dudo.reveal.${S.code}`) || "null");
+    return !!seen && seen.game === S.game && seen.seq === e.seq;
+  } catch {
+    return false;
+  }
+}
+
+function rememberReveal(e) {
+  try {
+    localStorage.setItem(`dudo.reveal.${S.code}`, JSON.stringify({ game: S.game, seq: e.seq }));
+  } catch {
+    /* no storage: it is only shown again after a reload */
+  }
+}
+
+/** Dress the built reveal for its stage, so a re-render mid-way keeps its place. */
+function applyRevealStage() {
+  const r = S.reveal;
+  if (!r || !r.stage) return;
+  const box = $("reveal");
+  const late = r.stage === "verdict" || r.stage === "done";
+  box.dataset.stage = r.stage;
+  const counted = [...box.querySelectorAll("#reveal-hands .die.counted")];
+  counted.forEach((die, i) => die.classList.toggle("lit", late || (r.stage === "count" && i < r.lit)));
+  const number = $("reveal-count-number");
+  if (number) {
+    const all = r.event.count ?? 0;
+    number.textContent = String(late || r.lit >= counted.length ? all : Math.min(r.lit, all));
+  }
+  const skip = $("reveal-skip");
+  if (r.stage === "done" && document.activeElement === skip) $("reveal-dismiss").focus({ preventScroll: true });
+  skip.hidden = r.stage === "done";
+}
+
+/** The time until the next step: the count goes faster when many dice counted. */
+function revealWait(r) {
+  if (r.stage === "lift") return LIFT_MS;
+  if (r.stage === "count") {
+    const n = $("reveal").querySelectorAll("#reveal-hands .die.counted").length;
+    return r.lit < n ? Math.min(380, 2600 / n) : 700;
+  }
+  return VERDICT_MS;
+}
+
+function stepReveal(r) {
+  revealTimer = null;
+  if (r !== S.reveal || r.dismissed || r.stage === "done") return;
+  const n = $("reveal").querySelectorAll("#reveal-hands .die.counted").length;
+  if (r.stage === "count" && r.lit < n) r.lit += 1;
+  else r.stage = REVEAL_STAGES[REVEAL_STAGES.indexOf(r.stage) + 1];
+  applyRevealStage();
+  if (r.stage !== "done") revealTimer = setTimeout(() => stepReveal(r), revealWait(r));
+}
+
+function startReveal(r) {
+  clearTimeout(revealTimer);
+  revealTimer = null;
+  r.lit = 0;
+  r.stage = matchMedia("(prefers-reduced-motion: reduce)").matches ? "done" : "lift";
+  applyRevealStage();
+  if (r.stage !== "done") revealTimer = setTimeout(() => stepReveal(r), revealWait(r));
+}
+
+function skipReveal() {
+  const r = S.reveal;
+  if (!r || !r.stage) return;
+  clearTimeout(revealTimer);
+  revealTimer = null;
+  r.stage = "done";
+  applyRevealStage();
+}
+
 function renderReveal() {
   const box = $("reveal");
   const r = S.reveal;
@@ -880,9 +972,10 @@ function renderReveal() {
       if (bid && !counted) die.classList.add("dim");
       dice.append(die);
     });
-    hands.append(
-      el("li", { dataset: { player: p } }, el("span", { class: "rname" }, nameOf(p)), dice),
-    );
+    const row = el("li", { dataset: { player: p } }, el("span", { class: "rname" }, nameOf(p)), dice);
+    // The cups lift one after another.
+    row.style.animationDelay = `${Math.min(hands.children.length * 110, 440)}ms`;
+    hands.append(row);
   }
 
   const countBox = $("reveal-count");
@@ -927,6 +1020,8 @@ function renderReveal() {
     box.hidden = false;
     $("reveal-dismiss").focus({ preventScroll: true });
   }
+  if (!r.stage) startReveal(r);
+  else applyRevealStage();
 }
 
 // ---- the clock
@@ -1023,9 +1118,15 @@ function bindControls() {
     $(id).addEventListener("click", () => act($(id).dataset.action));
   }
   $("reveal-dismiss").addEventListener("click", () => {
-    if (S.reveal) S.reveal.dismissed = true;
+    if (S.reveal) {
+      S.reveal.dismissed = true;
+      rememberReveal(S.reveal.event);
+    }
+    clearTimeout(revealTimer);
+    revealTimer = null;
     renderReveal();
   });
+  $("reveal-skip").addEventListener("click", skipReveal);
   $("reveal").addEventListener("click", (e) => {
     if (e.target === $("reveal")) $("reveal-dismiss").click();
   });
