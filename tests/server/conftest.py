@@ -39,6 +39,7 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import Browser, sync_playwright
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
@@ -360,6 +361,42 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     name = f"dudo_{uuid.uuid4().hex[:12]}"
     create_database(base.rsplit("/", 1)[0] + "/postgres", name)
     return base.rsplit("/", 1)[0] + "/" + name
+
+
+# --------------------------------------------------------------------------- browsers
+
+#: Debian's Chromium, which the browser tests drive with Playwright.
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+WEB_I18N = Path(__file__).resolve().parents[2] / "src" / "dudo" / "web" / "i18n"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Headless Chromium for one test module (skipped where Chromium is not installed). The
+    flags keep it from reaching out to the network: only the test's server on 127.0.0.1."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (bash .ci/run installs it)")
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield chromium
+        chromium.close()
+
+
+def words(lang: str) -> dict[str, str]:
+    """The web client's texts in ``lang`` (what a page in that language shows)."""
+    loaded: dict[str, str] = json.loads((WEB_I18N / f"{lang}.json").read_text(encoding="utf-8"))
+    return loaded
 
 
 # -------------------------------------------------------------------- in this process

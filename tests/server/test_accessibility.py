@@ -15,9 +15,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import LiveServer, Player, get_table, host_post, new_table, play_turns
-from .test_browser import CHROMIUM, DESKTOP, PHONE, is_over
-from .test_browser import browser as browser
+from .conftest import CHROMIUM, LiveServer, Player, get_table, host_post, new_table, play_turns
+from .test_browser import DESKTOP, PHONE, is_over
 
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists(),

@@ -13,18 +13,15 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from .conftest import LiveServer
+from .conftest import CHROMIUM, LiveServer
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 GAME_SECONDS = 240.0
@@ -42,25 +39,6 @@ def screenshot_dir() -> Path:
     )
     folder.mkdir(parents=True, exist_ok=True)
     return folder
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
-        )
-        yield chromium
-        chromium.close()
 
 
 def open_page(browser: Browser, viewport: dict[str, int], errors: list[str]) -> Page:

@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import (
+    CHROMIUM,
     InProcessServer,
     LiveServer,
     Player,
@@ -24,22 +25,15 @@ from .conftest import (
     join,
     new_table,
     play_turns,
+    words,
 )
-from .test_browser import CHROMIUM, PHONE, screenshot_dir
-from .test_browser import browser as browser
+from .test_browser import PHONE, screenshot_dir
 from .test_resilience import FaultyStore, faulty
-
-WEB = Path(__file__).resolve().parents[2] / "src" / "dudo" / "web" / "i18n"
 
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists(),
     reason="Debian's chromium is not installed (bash .ci/run installs it)",
 )
-
-
-def words(lang: str) -> dict[str, str]:
-    loaded: dict[str, str] = json.loads((WEB / f"{lang}.json").read_text(encoding="utf-8"))
-    return loaded
 
 
 def seated_page(browser: Browser, server: LiveServer, code: str, token: str, lang: str) -> Page:

@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import LiveServer, host_post, new_table
-from .test_browser import CHROMIUM, PHONE, screenshot_dir
-from .test_browser import browser as browser
+from .conftest import CHROMIUM, LiveServer, host_post, new_table
+from .test_browser import PHONE, screenshot_dir
 
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists(),

@@ -11,10 +11,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import LiveServer, api, host_post, new_table
-from .test_browser import CHROMIUM, screenshot_dir
-from .test_browser import browser as browser
-from .test_browser_faults import seated_page, words
+from .conftest import CHROMIUM, LiveServer, api, host_post, new_table, words
+from .test_browser import screenshot_dir
+from .test_browser_faults import seated_page
 
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists(),

@@ -16,10 +16,9 @@ from playwright.sync_api import Browser, Page, expect
 
 from dudo.engine.rules import OPTION_NAMES, PRESETS
 
-from .conftest import LiveServer
+from .conftest import CHROMIUM, LiveServer, words
 from .test_accessibility import serious_problems
-from .test_browser import CHROMIUM, PHONE, screenshot_dir
-from .test_browser import browser as browser
+from .test_browser import PHONE, screenshot_dir
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "dudo" / "web"
 LANGS = ("en", "es", "it")
@@ -29,11 +28,6 @@ needs_chromium = pytest.mark.skipif(
     not Path(CHROMIUM).exists(),
     reason="Debian's chromium is not installed (bash .ci/run installs it)",
 )
-
-
-def words(lang: str) -> dict[str, str]:
-    loaded: dict[str, str] = json.loads((WEB / "i18n" / f"{lang}.json").read_text("utf-8"))
-    return loaded
 
 
 def grouped_options() -> dict[str, list[str]]:

@@ -11,9 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
-from .conftest import LiveServer, Player, get_table, host_post, new_table, play_turns
-from .test_browser import CHROMIUM
-from .test_browser import browser as browser
+from .conftest import CHROMIUM, LiveServer, Player, get_table, host_post, new_table, play_turns
 
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists(),

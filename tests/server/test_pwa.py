@@ -15,13 +15,13 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
 from dudo.server.routes import pages
 from dudo.server.routes.pages import SW_VERSION_MARK, web_version
 
 from .conftest import LiveServer
-from .test_browser import CHROMIUM, PHONE, screenshot_dir
+from .test_browser import PHONE, screenshot_dir
 from .test_security import POLICY_WORDS
 
 #: One URL of each page of the web client (the table and replay pages need no real table).
@@ -36,19 +36,6 @@ def png_size(data: bytes) -> tuple[int, int]:
     assert data[12:16] == b"IHDR"
     width, height = struct.unpack(">II", data[16:24])
     return width, height
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (bash .ci/run installs it)")
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"],
-        )
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

@@ -8,19 +8,17 @@ import random
 import re
 import time
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 
 import httpx
-import pytest
 from fastapi.routing import APIRoute, APIWebSocketRoute
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 from starlette.routing import BaseRoute, Mount
 
 from dudo.server.app import create_app
 from dudo.server.routes.pages import WEB_DIR
 
 from .conftest import LiveServer, api, bearer, get_table, host_post, new_table
-from .test_browser import CHROMIUM, create_table, is_over, take_turn
+from .test_browser import create_table, is_over, take_turn
 
 EXPECTED = {
     "x-frame-options": "DENY",
@@ -129,19 +127,6 @@ def test_a_foreign_page_cannot_frame_a_table(shared_server: LiveServer) -> None:
 
 
 # --------------------------------------------------------------------------- browser
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (bash .ci/run installs it)")
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"],
-        )
-        yield chromium
-        chromium.close()
 
 
 #: What Chromium writes to the console when a policy header blocks something or is malformed.
