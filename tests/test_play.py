@@ -20,9 +20,30 @@ from dudo.notation import face_name, format_action
 from dudo.records import read_record, replay
 from dudo.terminal import play
 from dudo.terminal.play import build_rules, default_record_dir, play_command, play_game
+from dudo.terminal.texts import (
+    LANGS,
+    PLAY_WORDS,
+    TEXTS,
+    PlayCommand,
+    parse_play_command,
+    text,
+)
+from dudo.terminal.texts import (
+    dice as dice_words,
+)
 
-_BIDS = re.compile(r"\s*Lowest (?:raises|openings): (.*)")
-_OTHERS = re.compile(r"\s*Or: (.*)")
+# The screen's labels in every language, so the scripted player can play in any of them.
+_BIDS = re.compile(
+    r"\s*(?:"
+    + "|".join(
+        re.escape(t[k]) for t in TEXTS.values() for k in ("lowest_raises", "lowest_openings")
+    )
+    + r"): (.*)"
+)
+_OTHERS = re.compile(
+    r"\s*(?:" + "|".join(re.escape(t["or"].split("{")[0]) for t in TEXTS.values()) + r")(.*)"
+)
+_QUIT_ASKS = tuple(t["quit_ask"][:8] for t in TEXTS.values())
 _CHOICE = re.compile(r"\s*You oblige: choose '([^']+)' or '([^']+)'")
 
 
@@ -87,7 +108,7 @@ class Human:
     def decide(self, prompt: str) -> str:
         if "out of turn" in prompt:
             return self.call_word if self.rng.random() < self.out_of_turn else ""
-        if prompt.startswith("Quit"):
+        if prompt.startswith(_QUIT_ASKS):
             return "n"
         if self.choice:
             return self.rng.choice(self.choice)
@@ -433,13 +454,13 @@ def test_game_words_in_the_chosen_language(tmp_path: Path, lang: str, call: str)
     human = Human(seed=4, call_word=call)
     assert run(human, tmp_path, seed=4, lang=lang) == 0
     out = human.output
-    hands = re.findall(r"Your dice: ([1-6](?: [1-6])*)  \(([^)]*)\)", out)
+    hands = re.findall(rf"{text(lang, 'your_dice')}([1-6](?: [1-6])*)  \(([^)]*)\)", out)
     assert hands
     for dice, names in hands:
         assert names.split(", ") == [face_name(int(d), lang) for d in dice.split()]
     for q, f, words in re.findall(r"(\d+)x(\d+) \(([^)]*)\)", out):
         assert words == format_action(Bid(int(q), int(f)), lang, "long")
-    assert re.search(rf"Or: {call}\b", out)
+    assert re.search(rf"{text(lang, 'or', actions=call)}\b", out)
     assert re.search(rf": {call} \(calls ", out)
     assert re.search(r"Count of (\w+) ", out)
     counted = re.findall(r"Count of (\w+) \([^)]*\): \d+ for \d+x(\d+)", out)
@@ -450,7 +471,7 @@ def test_game_words_in_the_chosen_language(tmp_path: Path, lang: str, call: str)
 
 def test_spanish_typing_works_in_any_display_language(tmp_path: Path) -> None:
     human, seed = first_game_with(
-        "Standing bid:", tmp_path, make=lambda s: Human(auto=False), lang="it"
+        "Puntata in piedi:", tmp_path, make=lambda s: Human(auto=False), lang="it"
     )
     human = Human(["dudo"], auto=False)
     run(human, tmp_path / "again", seed=seed, lang="it")
@@ -475,7 +496,7 @@ def test_out_of_turn_calls_under_cruzado() -> None:
     )
     assert "out of turn you may only call ('dudo'), or press Enter to play on." in out
     assert "Cruzado: after another player's action" in out
-    assert "Not understood: 'maybe'" in out
+    assert "No entendido: 'maybe'" in out
     assert re.search(r"You: dudo \(calls Ana's \d+x\d+ out of turn\)", out)
     assert game.history[1][0] == 0 and game.round_number == 2
 
@@ -509,7 +530,7 @@ def test_you_choose_the_obliging_round_visibility() -> None:
     assert "Your dice: not rolled yet" in out
     assert "You oblige: choose 'abierto' or 'cerrado'" in out
     assert (
-        "Not allowed: first choose an open or a closed obliging round: 'abierto' or 'cerrado'"
+        "No permitido: first choose an open or a closed obliging round: 'abierto' or 'cerrado'"
         in out
     )
     assert "You may: abierto, cerrado. Type ? for help." in out
@@ -519,7 +540,8 @@ def test_you_choose_the_obliging_round_visibility() -> None:
     assert seen is not None
     assert tuple(map(int, seen[1].split())) == game.hand(1)
     assert tuple(map(int, seen[2].split())) == game.hand(2)
-    assert "Lowest openings: 1x1 (un as)" in out  # any face, aces included, in an obliging round
+    # Any face, aces included, in an obliging round.
+    assert "Aperturas más bajas: 1x1 (un as)" in out
 
 
 def test_closed_obliging_round_hides_your_dice() -> None:
@@ -558,3 +580,55 @@ def test_play_game_checks_its_arguments() -> None:
         play_game(game, {1: make_bot("random", random.Random(1))}, console=console, input_fn=input)
     with pytest.raises(DudoError, match="names: 2 given"):
         play_game(game, bots_for(game), console=console, input_fn=input, names=("A", "B"))
+
+
+# ------------------------------------------------------- the terminal in es and it
+
+# The words typed, and what must (and must not) be printed, per language.
+CASES = {
+    "es": (
+        ["ayuda", "jugadas", "reglas", "pista", "probabilidades", "mesa", "salir", "s"],
+        ["Tu jugada > ", "Órdenes:", "Cómo jugar tu turno:", "Tus dados:", "Dejas la partida."],
+    ),
+    "it": (
+        ["aiuto", "mosse", "regole", "suggerimento", "probabilità", "tavolo", "esci", "sì"],
+        ["La tua mossa > ", "Comandi:", "Come giocare il tuo turno:", "I tuoi dadi:", "Lasci"],
+    ),
+}
+ENGLISH = ["Your move >", "How to play your turn:", "Your dice:", "Not understood", "Commands:"]
+
+
+@pytest.mark.parametrize("lang", sorted(CASES))
+def test_play_commands_and_labels_in_the_language(tmp_path: Path, lang: str) -> None:
+    script, expected = CASES[lang]
+    human = Human(script, auto=False)
+    assert run(human, tmp_path, seed=3, lang=lang) == 0
+    out = human.output
+    for words in expected:
+        assert words in out
+    for words in ENGLISH:
+        assert words not in out
+    assert not re.search(r"No entendido|Non capito", out)  # every command was understood
+
+
+def test_every_message_key_exists_in_every_language() -> None:
+    assert set(TEXTS) == set(LANGS)
+    for lang in LANGS:
+        assert set(TEXTS[lang]) == set(TEXTS["en"]), lang
+        for key, template in TEXTS[lang].items():
+            fields = set(re.findall(r"\{(\w+)\}", template))
+            assert fields == set(re.findall(r"\{(\w+)\}", TEXTS["en"][key])), (lang, key)
+
+
+def test_command_words_are_unique_and_accent_insensitive() -> None:
+    words = [w for english, others in PLAY_WORDS.values() for w in (*english, *others)]
+    assert len(words) == len(set(words))
+    assert parse_play_command("Probabilità") is PlayCommand.HINT
+    assert parse_play_command(" AYUDA ") is PlayCommand.HELP
+    assert parse_play_command("dudo") is None
+
+
+def test_dice_are_counted_in_words() -> None:
+    assert [dice_words("en", 1), dice_words("en", 2)] == ["1 die", "2 dice"]
+    assert [dice_words("es", 1), dice_words("es", 2)] == ["1 dado", "2 dados"]
+    assert [dice_words("it", 1), dice_words("it", 3)] == ["1 dado", "3 dadi"]

@@ -16,7 +16,6 @@ from __future__ import annotations
 import enum
 import random
 import sys
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -34,6 +33,7 @@ from dudo.cup.storage import (
     save_cup,
     set_aside_corrupt,
 )
+from dudo.terminal.texts import normalize
 
 __all__ = [
     "ACTIONS",
@@ -116,9 +116,8 @@ _DIE_WIDTH = 9
 _GAP = "  "
 
 
-def _normalize(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+# Shared with dudo play's command words, so both screens match words the same way.
+_normalize = normalize
 
 
 def parse_command(text: str) -> Command | None:

@@ -113,6 +113,8 @@ from dudo.terminal.narration import (
     rules_label,
 )
 from dudo.terminal.review import show_hint, show_review
+from dudo.terminal.texts import PlayCommand, normalize, parse_play_command
+from dudo.terminal.texts import text as message
 
 __all__ = [
     "BOT_NAMES",
@@ -140,12 +142,7 @@ BOT_PAUSE = 0.6
 #: How many of the lowest legal bids the screen lists.
 SHOWN_BIDS = 5
 
-_COMMANDS_HELP = (
-    "Commands: ? or help (your options explained), hint or odds (the odds from what you "
-    "see), moves or all (every legal action), "
-    "rules (the rules in play), table (the table again), quit (stop; the game is saved)."
-)
-_YES = frozenset({"y", "yes", "s", "si", "sí"})
+_YES = frozenset({"y", "yes", "s", "si"})  # compared normalized: "sí", "sì" match
 
 
 def default_record_dir() -> Path:
@@ -492,7 +489,7 @@ class _Screen(Narrator):
             try:
                 action = parse_action(text, self.rules.faces)
             except NotationError as exc:
-                self.line(f"Not understood: {exc}", style="red")
+                self.line(self.t("not_understood_short", error=exc), style="red")
                 continue
             if isinstance(action, Call):
                 return True
@@ -508,9 +505,9 @@ class _Screen(Narrator):
         v = self.view()
         self.status(v)
         while True:
-            text = self.read("Your move > ").strip()
+            text = self.read(self.t("prompt")).strip()
             if not text:
-                self.line("Type a bid or call, or ? for help.", style="red")
+                self.line(self.t("empty"), style="red")
                 continue
             v = self.view()
             if self.command(text, v):
@@ -518,7 +515,7 @@ class _Screen(Narrator):
             try:
                 action = parse_action(text, self.rules.faces)
             except NotationError as exc:
-                self.line(f"Not understood: {exc}. Type ? for help.", style="red")
+                self.line(self.t("not_understood", error=exc), style="red")
                 continue
             problem = self.problem(action, v)
             if problem is None:
@@ -528,7 +525,7 @@ class _Screen(Narrator):
                     return
                 except IllegalActionError as exc:
                     problem = str(exc)
-            self.line(f"Not allowed: {problem}", style="red")
+            self.line(self.t("not_allowed", problem=problem), style="red")
             hint = self.options_hint(v)
             if hint:
                 self.line(hint)
@@ -547,26 +544,30 @@ class _Screen(Narrator):
         return " or ".join(f"'{format_action(ObligeChoice(o), self.lang)}'" for o in (True, False))
 
     def command(self, text: str, v: PlayerView) -> bool:
-        """Handle a screen command; False when ``text`` is not one."""
-        word = text.strip().lower()
-        if word in ("?", "help", "h"):
+        """Handle a screen command (a word in any language); False when ``text`` is not one."""
+        cmd = parse_play_command(text)
+        if cmd is PlayCommand.HELP:
             self.help(v)
-        elif word in ("hint", "odds"):
+        elif cmd is PlayCommand.HINT:
             show_hint(self, v)
-        elif word in ("moves", "all"):
+        elif cmd is PlayCommand.MOVES:
             self.all_moves(v)
-        elif word == "rules":
+        elif cmd is PlayCommand.RULES:
             self.show_rules()
-        elif word in ("table", "status"):
+        elif cmd is PlayCommand.TABLE:
             self.status(v)
-        elif word in ("quit", "exit", "q"):
-            answer = self.read("Quit this game? The record is saved either way. (y/N) > ")
-            if answer.strip().lower() in _YES:
-                raise _Quit("quit", "You leave the game.")
-            self.line("Playing on.")
+        elif cmd is PlayCommand.QUIT:
+            answer = self.read(self.t("quit_ask"))
+            if normalize(answer) in _YES:
+                raise _Quit("quit", self.t("leave"))
+            self.line(self.t("play_on"))
         else:
             return False
         return True
+
+    def t(self, key: str, **fields: object) -> str:
+        """Message ``key`` in the game's language."""
+        return message(self.lang, key, **fields)
 
     # ---------------------------------------------------------------------- displays
 
@@ -585,9 +586,10 @@ class _Screen(Narrator):
             indent=0,
         )
         self.line(
-            "Type a bid (5x3, five trains), a call ("
-            + ", ".join(format_action(a, self.lang) for a in self.call_kinds())
-            + "), ? for help, hint for the odds, or quit.",
+            self.t(
+                "intro_type",
+                calls=", ".join(format_action(a, self.lang) for a in self.call_kinds()),
+            ),
             indent=0,
         )
 
@@ -642,7 +644,7 @@ class _Screen(Narrator):
             return
         aside = v.set_aside[self.seat]
         if v.my_dice is not None:
-            text = Text("Your dice: ")
+            text = Text(self.t("your_dice"))
             text.append(hand_text(v.my_dice), style="bold cyan")
             if v.my_dice:
                 text.append(f"  ({self.faces_of(v.my_dice)})")
@@ -676,10 +678,10 @@ class _Screen(Narrator):
         bids = [(p, a) for p, a in v.round_actions]
         if bids:
             shown = ", ".join(f"{self.name(p)} {format_action(a, self.lang)}" for p, a in bids)
-            self.line(f"This round: {shown}")
+            self.line(self.t("this_round", bids=shown))
         if v.standing_bid is not None and v.bidder is not None:
             self.line(
-                f"Standing bid: {self.say(v.standing_bid)} by {self.name(v.bidder)}",
+                self.t("standing", bid=self.say(v.standing_bid), name=self.name(v.bidder)),
                 style="bold",
             )
             if v.passer is not None:
@@ -701,15 +703,13 @@ class _Screen(Narrator):
             return
         bids = [a for a in legal if isinstance(a, Bid)]
         if bids:
-            label = "Lowest openings" if v.standing_bid is None else "Lowest raises"
+            label = self.t("lowest_openings" if v.standing_bid is None else "lowest_raises")
             shown = ", ".join(self.say(b) for b in bids[:SHOWN_BIDS])
-            more = (
-                f" ... ({len(bids)} in all: 'moves' lists them)" if len(bids) > SHOWN_BIDS else ""
-            )
+            more = self.t("more_bids", count=len(bids)) if len(bids) > SHOWN_BIDS else ""
             self.line(f"{label}: {shown}{more}")
         others = [a for a in legal if not _is_bid(a)]
         if others:
-            self.line("Or: " + ", ".join(format_action(a, self.lang) for a in others))
+            self.line(self.t("or", actions=", ".join(format_action(a, self.lang) for a in others)))
         if any(isinstance(a, RevealBid) for a in legal):
             self.line(
                 "To set dice aside and re-roll the rest, add them to a raise: 5x3 reveal 3,3",
@@ -731,7 +731,7 @@ class _Screen(Narrator):
     def help(self, v: PlayerView) -> None:
         rules = self.rules
         self.console.print()
-        self.line("How to play your turn:", style="bold", indent=0)
+        self.line(self.t("how_to"), style="bold", indent=0)
         self.line(
             "Bid: a quantity and a face, e.g. 5x3, '5 3', 'five trains', 'cinco trenes', "
             "'cinque tre': at least that many dice on the whole table show that face."
@@ -799,7 +799,7 @@ class _Screen(Narrator):
                 "Cruzado: after another player's action you are asked whether to call the "
                 "standing bid out of turn (Enter: no; a call word: yes)."
             )
-        self.line(_COMMANDS_HELP, indent=0)
+        self.line(self.t("commands"), indent=0)
 
     def raise_text(self) -> str:
         mode = self.rules.raise_mode
