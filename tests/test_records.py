@@ -773,6 +773,25 @@ def test_replay_command_in_spanish() -> None:
     assert "Ana: calzo" in out
 
 
+@pytest.mark.parametrize("lang", ["en", "es", "it"])
+def test_replay_never_speaks_to_a_player_named_you(tmp_path: Path, lang: str) -> None:
+    # "You" is the name the terminal gives its player: in a replay it is a name like any
+    # other, narrated in the third person, never conjugated as "you".
+    data = json.loads(FULL_GAME.read_text(encoding="utf-8"))
+    for player in data["players"]:
+        if player["name"] == "Carla":
+            player["name"] = "You"
+    path = tmp_path / "you.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out = run(path, lang=lang)
+    assert code == 0
+    assert "Player 3 (You)" in out
+    if lang == "en":
+        assert "Player 3 (You) opens the round" in out
+    for wrong in ("You loses", "You opens", "You wins", "You is out", "You lose", "You open"):
+        assert wrong not in out
+
+
 def test_replay_command_json() -> None:
     code, out = run(FULL_GAME, as_json=True)
     assert code == 0

@@ -87,6 +87,19 @@ def _names(record: Record) -> tuple[str, ...]:
     return tuple(info.name.strip() or f"Player {p + 1}" for p, info in enumerate(record.players))
 
 
+# Names that read as "you" in the game's languages. A replay has no viewer to speak to, so
+# such a name is narrated in the third person like any other, and labelled so that it does
+# not read as a pronoun ("Player 1 (You) loses 1 die", never "You loses 1 die").
+_PRONOUNS = frozenset({"you", "tu", "tú"})
+
+
+def _narrated_names(record: Record) -> tuple[str, ...]:
+    return tuple(
+        f"Player {p + 1} ({name})" if name.casefold() in _PRONOUNS else name
+        for p, name in enumerate(_names(record))
+    )
+
+
 class _Printer(Narrator):
     """Narrates a replay in the third person, every hand shown (the game is over)."""
 
@@ -98,7 +111,7 @@ class _Printer(Narrator):
             seating = "drawn at random"
         super().__init__(
             console,
-            _names(record),
+            _narrated_names(record),
             record.rules,
             lang,
             hidden_dice=lambda seat: game.hidden[seat],
