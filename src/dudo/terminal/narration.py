@@ -48,6 +48,8 @@ from dudo.engine.events import (
 )
 from dudo.engine.rules import PRESETS, ObligeFaceChange, PassHand, Rules
 from dudo.notation import face_name, format_action
+from dudo.terminal.texts import dice as dice_words
+from dudo.terminal.texts import text as message
 
 __all__ = [
     "FACE_CHANGE_TEXT",
@@ -180,6 +182,16 @@ class Narrator:
         """``"Ana loses"`` or, for you, ``"You lose"``."""
         return f"{self.names[player]} {second if player == self.you else third}"
 
+    def t(self, key: str, **fields: object) -> str:
+        """Message ``key`` in the game's language."""
+        return message(self.lang, key, **fields)
+
+    def about(self, key: str, player: int, **fields: object) -> str:
+        """Message ``key`` about ``player``: its ``_you`` form if that is the seat spoken to."""
+        return self.t(
+            key + "_you" if player == self.you else key, name=self.names[player], **fields
+        )
+
     def possessive(self, player: int) -> str:
         return "your" if player == self.you else f"{self.names[player]}'s"
 
@@ -201,11 +213,11 @@ class Narrator:
     def claim_text(self, claim: _Claim) -> str:
         """``"calls Ana's 4x5"``, ``"claims your 4x5 is exact"``, ``"doubts Ana's pass"``."""
         if isinstance(claim, PassDoubted):
-            return f"doubts {self.possessive(claim.passer)} pass"
-        bid = f"{self.possessive(claim.bidder)} {claim.bid}"
+            return self.about("doubts_pass", claim.passer)
         if isinstance(claim, SpotOnClaimed):
-            return f"claims {bid} is exact"
-        return f"calls {bid}" + (" out of turn" if claim.out_of_turn else "")
+            return self.about("spot_on", claim.bidder, bid=claim.bid)
+        late = self.t("out_of_turn") if claim.out_of_turn else ""
+        return self.about("calls", claim.bidder, bid=claim.bid) + late
 
     def verdict(self, e: Revealed) -> str:
         """What the reveal decided: the count of the bid's face, or the passer's hand."""
@@ -244,7 +256,7 @@ class Narrator:
             self.full(e)
         elif isinstance(e, Revealed) and self.claim is not None:
             what = f"{self.name(self.claim.player)} {self.claim_text(self.claim)}"
-            self.line(f"Round {self.round}: {what}. {self.verdict(e)}", indent=0)
+            self.line(f"{self.t('round', number=self.round)}: {what}. {self.verdict(e)}", indent=0)
         elif isinstance(e, _RESULTS):
             self.full(e)
         if isinstance(e, Revealed):
@@ -264,12 +276,13 @@ class Narrator:
             self.line(f"Play order ({e.direction}{how}): {order}", indent=0)
         elif isinstance(e, RoundStarted):
             self.console.print()
-            title = f"Round {e.number}" + (" (obliging round)" if e.obliging else "")
+            title = self.t("round", number=e.number)
+            title += self.t("obliging_title") if e.obliging else ""
             self.console.rule(Text(title, style="bold"))
-            text = f"{subject(e.opener, 'opens', 'open')} the round."
+            text = self.about("opens", e.opener)
             if self.round_counts:
                 counts = ", ".join(f"{name(p)} {c}" for p, c in enumerate(e.dice_counts) if c)
-                text += f" Dice: {counts} ({sum(e.dice_counts)} in play)"
+                text += self.t("in_play", counts=counts, total=sum(e.dice_counts))
             self.line(text, indent=0)
         elif isinstance(e, ObligingRound):
             how = (
@@ -307,18 +320,15 @@ class Narrator:
             if shown:
                 self.line(shown, style="bold")
         elif isinstance(e, DiceLost):
-            lost = f"{subject(e.player, 'loses', 'lose')} {dice_text(e.count)}"
-            self.line(f"{lost} ({e.remaining} left)", style="yellow")
+            lost = dice_words(self.lang, e.count)
+            self.line(self.about("loses", e.player, dice=lost, remaining=e.remaining), "yellow")
         elif isinstance(e, DieWon):
-            self.line(f"{subject(e.player, 'wins', 'win')} a die ({e.remaining} now)", "green")
+            self.line(self.about("wins_die", e.player, remaining=e.remaining), "green")
         elif isinstance(e, RoundCancelled):
             self.line("Exactly right: nobody loses a die and the round is re-dealt", "green")
         elif isinstance(e, Eliminated):
-            self.line(f"{subject(e.player, 'is', 'are')} out of the game", style="red")
+            self.line(self.about("out", e.player), style="red")
         elif isinstance(e, GameOver):
             self.console.print()
-            if e.winner == self.you:
-                text = f"Winner: you! You win the game after {self.round} rounds."
-            else:
-                text = f"Winner: {name(e.winner)}, after {self.round} rounds."
+            text = self.about("winner", e.winner, rounds=self.round)
             self.line(text, style="bold green", indent=0)

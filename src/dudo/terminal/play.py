@@ -114,7 +114,6 @@ from dudo.terminal.narration import (
 )
 from dudo.terminal.review import show_hint, show_review
 from dudo.terminal.texts import PlayCommand, normalize, parse_play_command
-from dudo.terminal.texts import text as message
 
 __all__ = [
     "BOT_NAMES",
@@ -564,10 +563,6 @@ class _Screen(Narrator):
         else:
             return False
         return True
-
-    def t(self, key: str, **fields: object) -> str:
-        """Message ``key`` in the game's language."""
-        return message(self.lang, key, **fields)
 
     # ---------------------------------------------------------------------- displays
 
