@@ -590,14 +590,40 @@ def test_play_game_checks_its_arguments() -> None:
 CASES = {
     "es": (
         ["ayuda", "jugadas", "reglas", "pista", "probabilidades", "mesa", "salir", "s"],
-        ["Tu jugada > ", "Órdenes:", "Cómo jugar tu turno:", "Tus dados:", "Dejas la partida."],
+        [
+            "Tu jugada > ",
+            "Órdenes:",
+            "Cómo jugar tu turno:",
+            "Tus dados:",
+            "Dejas la partida.",
+            "Mesa (sentido horario, desde quien abre):",
+            "5 dados",
+            "Dados en juego: 20",
+        ],
     ),
     "it": (
         ["aiuto", "mosse", "regole", "suggerimento", "probabilità", "tavolo", "esci", "sì"],
-        ["La tua mossa > ", "Comandi:", "Come giocare il tuo turno:", "I tuoi dadi:", "Lasci"],
+        [
+            "La tua mossa > ",
+            "Comandi:",
+            "Come giocare il tuo turno:",
+            "I tuoi dadi:",
+            "Lasci la partita.",
+            "Tavolo (senso orario, da chi apre):",
+            "5 dadi",
+            "Dadi in gioco: 20",
+        ],
     ),
 }
-ENGLISH = ["Your move >", "How to play your turn:", "Your dice:", "Not understood", "Commands:"]
+ENGLISH = [
+    "Table (",
+    "Dice in play",
+    "Your move >",
+    "How to play your turn:",
+    "Your dice:",
+    "Not understood",
+    "Commands:",
+]
 
 
 @pytest.mark.parametrize("lang", sorted(CASES))

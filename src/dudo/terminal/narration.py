@@ -314,7 +314,7 @@ class Narrator:
             word = format_action(_CLAIM_ACTIONS[type(e)], self.lang)
             self.line(f"{name(e.player)}: {word} ({self.claim_text(e)})", style="bold")
         elif isinstance(e, Revealed):
-            self.line("All dice:")
+            self.line(self.t("all_dice"))
             self.hands(e.hands)
             shown = self.verdict(e)
             if shown:

@@ -107,13 +107,13 @@ from dudo.terminal.narration import (
     PASS_HAND_TEXT,
     VISIBILITY_TEXT,
     Narrator,
-    dice_text,
     hand_text,
     option_text,
     rules_label,
 )
 from dudo.terminal.review import show_hint, show_review
 from dudo.terminal.texts import PlayCommand, normalize, parse_play_command
+from dudo.terminal.texts import dice as dice_words
 
 __all__ = [
     "BOT_NAMES",
@@ -604,8 +604,7 @@ class _Screen(Narrator):
         return [order[(i + step * k) % len(order)] for k in range(1, len(order) + 1)]
 
     def table(self, v: PlayerView) -> None:
-        direction = str(v.rules.direction)
-        self.line(f"Table ({direction}, from the opener):")
+        self.line(self.t("table", direction=self.t(str(v.rules.direction))))
         last: dict[int, Action] = {}
         for p, a in v.round_actions:
             last[p] = a
@@ -616,23 +615,24 @@ class _Screen(Narrator):
             who = f"{self.name(p):<{self.name_width}}"
             count = v.dice_counts[p]
             if count == 0:
-                self.line(f"{marker} {who}  out", style="dim", indent=4)
+                self.line(f"{marker} {who}  {self.t('out_short')}", style="dim", indent=4)
                 continue
             row = Text(
-                f"{marker} {who}  {dice_text(count):<7}", style="bold" if p == v.to_move else ""
+                f"{marker} {who}  {dice_words(self.lang, count):<7}",
+                style="bold" if p == v.to_move else "",
             )
             if p in last:
                 row.append(f"  {format_action(last[p], self.lang)}")
             tags = []
             if v.obliging and p == v.obliger:
-                tags.append("obliges")
+                tags.append(self.t("tag_obliges"))
             elif p in v.obliged:
-                tags.append("has obliged")
+                tags.append(self.t("tag_obliged"))
             if tags:
                 row.append(f"  ({', '.join(tags)})", style="dim")
             row.rstrip()
             self.line(row, indent=4)
-        self.line(f"Dice in play: {v.dice_in_play}")
+        self.line(self.t("dice_in_play", count=v.dice_in_play))
 
     def your_dice(self, v: PlayerView) -> None:
         if v.dice_counts[self.seat] == 0:
