@@ -43,6 +43,12 @@ _BIDS = re.compile(
 _OTHERS = re.compile(
     r"\s*(?:" + "|".join(re.escape(t["or"].split("{")[0]) for t in TEXTS.values()) + r")(.*)"
 )
+# The reveal's count line, capturing the face's name and number.
+COUNTS = {
+    "en": r"Count of (\w+) \([^)]*\): \d+ for \d+x(\d+)",
+    "es": r"Recuento de (\w+) \([^)]*\): \d+ para \d+x(\d+)",
+    "it": r"Conteggio \((\w+), [^)]*\): \d+ per \d+x(\d+)",
+}
 CALLS = {"en": "calls", "es": "duda la", "it": "dubita della"}  # the narrated call
 _QUIT_ASKS = tuple(t["quit_ask"][:8] for t in TEXTS.values())
 _CHOICE = re.compile(r"\s*You oblige: choose '([^']+)' or '([^']+)'")
@@ -464,8 +470,7 @@ def test_game_words_in_the_chosen_language(tmp_path: Path, lang: str, call: str)
         assert words == format_action(Bid(int(q), int(f)), lang, "long")
     assert re.search(rf"{text(lang, 'or', actions=call)}\b", out)
     assert re.search(rf": {call} \({CALLS[lang]} ", out)
-    assert re.search(r"Count of (\w+) ", out)
-    counted = re.findall(r"Count of (\w+) \([^)]*\): \d+ for \d+x(\d+)", out)
+    counted = re.findall(COUNTS[lang], out)
     assert counted
     for faces, face in counted:
         assert faces == face_name(int(face), lang, plural=True)

@@ -224,19 +224,25 @@ class Narrator:
         if e.bid is not None and e.count is not None:
             bid = e.bid
             if bid.face == 1:
-                counting = "aces only"
+                counting = "aces_only"
             elif not e.wild_aces:
-                counting = "aces not wild"
+                counting = "aces_not_wild"
             elif self.rules.wild_needs_natural:
-                counting = "aces wild beside a natural"
+                counting = "aces_wild_natural"
             else:
-                counting = "aces wild"
+                counting = "aces_wild"
             if isinstance(self.claim, SpotOnClaimed):
-                verdict = "exactly right" if e.count == bid.quantity else "not exact"
+                verdict = "exact" if e.count == bid.quantity else "not_exact"
             else:
-                verdict = "the bid stands" if e.count >= bid.quantity else "the bid fails"
-            faces = face_name(bid.face, self.lang, plural=True)
-            return f"Count of {faces} ({counting}): {e.count} for {self.say(bid)}: {verdict}"
+                verdict = "stands" if e.count >= bid.quantity else "fails"
+            return self.t(
+                "count",
+                faces=face_name(bid.face, self.lang, plural=True),
+                counting=self.t(counting),
+                count=e.count,
+                bid=self.say(bid),
+                verdict=self.t(verdict),
+            )
         if e.passer is not None:
             holds = f"{self.subject(e.passer, 'holds', 'hold')} {hand_text(e.hands[e.passer])}"
             if e.pass_hand is None:
