@@ -354,13 +354,6 @@ class Table:
             "spectators": self.spectators,
         }
 
-    async def _write(self, method: Callable[..., T], *args: Any) -> T:
-        """A write a request asked for: on failure the request gets a 503 and nothing changed."""
-        try:
-            return await self.hall.db.run(method, *args)
-        except StoreUnavailable:
-            raise TableError(503, STORE_DOWN) from None
-
     def _refuse_if_broken(self) -> None:
         if self.status is TableStatus.BROKEN:
             raise TableError(
@@ -388,7 +381,7 @@ class Table:
             seat = self._open_seat()
             token = secrets.token_urlsafe(24)
             stored = seat.as_human(display, token_hash(token))
-            await self._write(self.hall.store.save_seat, self.code, stored)
+            await self.hall.answer(self.hall.store.save_seat, self.code, stored)
             seat.take(stored)
             self._changed()
             self.broadcast_table()
@@ -402,7 +395,7 @@ class Table:
                 raise TableError(409, "bots can be added between games, not during one")
             seat = self._open_seat()
             stored = seat.as_bot(checked, bot_name(self.seats, seat.seat))
-            await self._write(self.hall.store.save_seat, self.code, stored)
+            await self.hall.answer(self.hall.store.save_seat, self.code, stored)
             seat.take(stored)
             self._changed()
             self.broadcast_table()
@@ -430,7 +423,7 @@ class Table:
                 raise TableError(409, "a bot in the game plays on until the game ends")
             # A kicked player's seat in a game is played by a bot until the game ends.
             stored = seat.as_stand_in() if in_game else seat.as_open()
-            await self._write(self.hall.store.save_seat, self.code, stored)
+            await self.hall.answer(self.hall.store.save_seat, self.code, stored)
             self._cancel_grace(seat)
             seat.take(stored)
             if in_game:
@@ -488,7 +481,7 @@ class Table:
             {"seat": s.seat, "name": s.name, "kind": str(s.kind), "level": s.level} for s in filled
         ]
         number = self.game_number + 1
-        game_id = await self._write(
+        game_id = await self.hall.answer(
             self.hall.store.start_game, self.code, number, seed, self.rules.to_dict(), players
         )
         self.game_number, self.game_id = number, game_id
@@ -760,15 +753,11 @@ class Table:
             player, action = chosen
             # A human's seat a bot plays (after the grace period, or a kick) is a stand-in.
             stand_in = player in self.humans
-            try:
-                await self._commit(player, action, AutoWhy.STAND_IN if stand_in else None)
-            except StoreUnavailable:
-                self._store_retrying()
+            why = AutoWhy.STAND_IN if stand_in else None
+            if not await self._stored_unasked(self._commit(player, action, why)):
                 self._bot_turn = self._later(
                     retry_delay(attempt), self._bots_move, turn, attempt + 1
                 )
-                return
-            self._store_ok()
 
     async def _timed_out(self, turn: int, attempt: int) -> None:
         async with self.lock:
@@ -777,13 +766,21 @@ class Table:
                 return
             mover = game.to_move
             chooser = self._make_bot(STAND_IN_LEVEL)
-            try:
-                await self._commit(mover, chooser.choose(game.view(mover)), AutoWhy.TIMER)
-            except StoreUnavailable:
-                self._store_retrying()
+            move = self._commit(mover, chooser.choose(game.view(mover)), AutoWhy.TIMER)
+            if not await self._stored_unasked(move):
                 self._timer = self._later(retry_delay(attempt), self._timed_out, turn, attempt + 1)
-                return
-            self._store_ok()
+
+    async def _stored_unasked(self, write: Awaitable[None]) -> bool:
+        """A write no person is waiting for (an automatic move, a stand-in): True once the
+        store took it. False when it did not: the table then says it is retrying, and the
+        caller schedules the next try."""
+        try:
+            await write
+        except StoreUnavailable:
+            self._store_retrying()
+            return False
+        self._store_ok()
+        return True
 
     def admits_spectator(self) -> bool:
         return self.spectators < self.hall.limits.max_spectators
@@ -870,15 +867,12 @@ class Table:
             ):
                 return
             stored = seat.stored(autoplay=True)
-            try:
-                await self.hall.db.run(self.hall.store.save_seat, self.code, stored)
-            except StoreUnavailable:
-                self._store_retrying()
+            write = self.hall.db.run(self.hall.store.save_seat, self.code, stored)
+            if not await self._stored_unasked(write):
                 seat.grace = self._later(retry_delay(attempt), self._grace_over, index, attempt + 1)
                 return
             seat.take(stored)
             self.stood_in.add(self.players.index(index))
-            self._store_ok()
             self.broadcast_table()
             self.schedule()
 
@@ -1064,6 +1058,14 @@ class Hall:
         self.db = AsyncStore(self.store)
         self.tasks: set[asyncio.Task[None]] = set()
 
+    async def answer(self, method: Callable[..., T], *args: Any) -> T:
+        """A store call a request waits for: if the store does not answer, the request gets a
+        503 that says nothing was changed (:data:`STORE_DOWN`)."""
+        try:
+            return await self.db.run(method, *args)
+        except StoreUnavailable:
+            raise TableError(503, STORE_DOWN) from None
+
     def spawn(self, job: Awaitable[None]) -> None:
         """Run ``job`` as a task the hall keeps (and cancels when the server stops); its
         failure is logged in one line, never lost."""
@@ -1103,11 +1105,7 @@ class Hall:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if code in self.tables:
                 continue
-            try:
-                taken = await self.db.run(self.store.code_taken, code)
-            except StoreUnavailable:
-                raise TableError(503, STORE_DOWN) from None
-            if not taken:
+            if not await self.answer(self.store.code_taken, code):
                 return code
         raise TableError(503, "could not find a free table code; try again")
 
@@ -1143,17 +1141,14 @@ class Hall:
         seats[0].take(seats[0].as_human(display, token_hash(token)))
         for seat, level in zip(seats[1:], levels, strict=False):
             seat.take(seat.as_bot(level, bot_name(seats, seat.seat)))
-        try:
-            await self.db.run(
-                self.store.create_table,
-                code,
-                preset,
-                options,
-                settings.to_dict(),
-                [s.stored() for s in seats],
-            )
-        except StoreUnavailable:
-            raise TableError(503, STORE_DOWN) from None
+        await self.answer(
+            self.store.create_table,
+            code,
+            preset,
+            options,
+            settings.to_dict(),
+            [s.stored() for s in seats],
+        )
         table = Table(self, code, preset, options, settings, seats, rules)
         self.tables[code] = table
         return table, token

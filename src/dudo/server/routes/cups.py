@@ -12,8 +12,8 @@ from fastapi import APIRouter, Depends, HTTPException
 
 from dudo.cup import Cup, CupError
 from dudo.server.deps import AuthorizationHeader, HallDep, bearer, spending
-from dudo.server.storage import StoreUnavailable, token_hash
-from dudo.server.tables import STORE_DOWN, Hall
+from dudo.server.storage import token_hash
+from dudo.server.tables import Hall
 
 router = APIRouter()
 
@@ -33,15 +33,8 @@ CUP_ACTIONS: dict[str, Callable[[Cup], Cup]] = {
 CUP_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
-async def _stored(hall: Hall, method: Callable[..., Any], *args: Any) -> Any:
-    try:
-        return await hall.db.run(method, *args)
-    except StoreUnavailable:
-        raise HTTPException(503, STORE_DOWN) from None
-
-
 async def _cup_of(hall: Hall, cup_id: str, authorization: str | None) -> Cup:
-    found = await _stored(hall, hall.store.load_cup, cup_id) if CUP_ID.fullmatch(cup_id) else None
+    found = await hall.answer(hall.store.load_cup, cup_id) if CUP_ID.fullmatch(cup_id) else None
     if found is None:
         raise HTTPException(404, f"there is no cup {cup_id!r}")
     digest, cup_state = found
@@ -57,7 +50,7 @@ async def _cup_of(hall: Hall, cup_id: str, authorization: str | None) -> Cup:
 async def new_cup(hall: HallDep) -> dict[str, Any]:
     cup_id, token = secrets.token_urlsafe(9), secrets.token_urlsafe(24)
     cup = Cup.fresh()
-    await _stored(hall, hall.store.create_cup, cup_id, token, cup.to_dict())
+    await hall.answer(hall.store.create_cup, cup_id, token, cup.to_dict())
     return {"id": cup_id, "token": token, "cup": cup.to_dict()}
 
 
@@ -82,5 +75,5 @@ async def cup_op(
         cup = change(cup)
     except CupError as exc:
         raise HTTPException(409, str(exc)) from None
-    await _stored(hall, hall.store.save_cup, cup_id, cup.to_dict())
+    await hall.answer(hall.store.save_cup, cup_id, cup.to_dict())
     return {"id": cup_id, "cup": cup.to_dict()}

@@ -5,27 +5,25 @@ from __future__ import annotations
 import asyncio
 import gzip
 from collections import OrderedDict
-from typing import Annotated, Any, NamedTuple
+from collections.abc import Callable
+from typing import Annotated, Any, NamedTuple, TypeVar
 
 from fastapi import APIRouter, Depends, Header, HTTPException, Request, Response
 
 from dudo.records import replay_steps
 from dudo.server.deps import HallDep
-from dudo.server.storage import StoreUnavailable
-from dudo.server.tables import STORE_DOWN, Hall
+from dudo.server.tables import Hall
 from dudo.server.wire import dumps, event_json, view_json
 
 router = APIRouter()
+T = TypeVar("T")
 
 
 @router.get("/api/games")
 async def games(hall: HallDep, limit: int = 20) -> dict[str, Any]:
     if not 1 <= limit <= 200:
         raise HTTPException(400, "limit: from 1 to 200")
-    try:
-        return {"games": await hall.db.run(hall.store.recent_games, limit)}
-    except StoreUnavailable:
-        raise HTTPException(503, STORE_DOWN) from None
+    return {"games": await hall.answer(hall.store.recent_games, limit)}
 
 
 #: The largest game id a database can hold (games.id is a 32-bit INTEGER on PostgreSQL); an id
@@ -33,35 +31,26 @@ async def games(hall: HallDep, limit: int = 20) -> dict[str, Any]:
 MAX_GAME_ID = 2**31 - 1
 
 
+async def _finished(hall: Hall, game_id: int, read: Callable[[int], T | None]) -> T:
+    """What ``read`` finds of a finished game (404: there is no such finished game)."""
+    found = await hall.answer(read, game_id) if 0 < game_id <= MAX_GAME_ID else None
+    if found is None:
+        raise HTTPException(404, f"there is no finished game {game_id}")
+    return found
+
+
 async def _record(hall: Hall, game_id: int) -> dict[str, Any]:
-    if not 0 < game_id <= MAX_GAME_ID:
-        raise HTTPException(404, f"there is no finished game {game_id}")
-    try:
-        data = await hall.db.run(hall.store.game_record, game_id)
-    except StoreUnavailable:
-        raise HTTPException(503, STORE_DOWN) from None
-    if data is None:
-        raise HTTPException(404, f"there is no finished game {game_id}")
-    return data
-
-
-def _encoded(hall: Hall, game_id: int) -> bytes | None:
-    record = hall.store.game_record(game_id)
-    return None if record is None else dumps(record).encode()
+    return await _finished(hall, game_id, hall.store.game_record)
 
 
 @router.get("/api/games/{game_id}/record")
 async def game_record(game_id: int, hall: HallDep) -> Response:
+    def encoded(found: int) -> bytes | None:
+        record = hall.store.game_record(found)
+        return None if record is None else dumps(record).encode()
+
     # Read and encoded in a worker thread: a crowd downloading records leaves the loop free.
-    if not 0 < game_id <= MAX_GAME_ID:
-        raise HTTPException(404, f"there is no finished game {game_id}")
-    try:
-        encoded = await hall.db.run(_encoded, hall, game_id)
-    except StoreUnavailable:
-        raise HTTPException(503, STORE_DOWN) from None
-    if encoded is None:
-        raise HTTPException(404, f"there is no finished game {game_id}")
-    return Response(encoded, media_type="application/json")
+    return Response(await _finished(hall, game_id, encoded), media_type="application/json")
 
 
 class Replay(NamedTuple):
