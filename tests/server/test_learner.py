@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -208,6 +208,7 @@ def test_a_table_without_hints_refuses_them_and_sends_nothing_of_them(
         ):
             refused = ask(ana, frame)
             assert refused["type"] == "error" and refused["code"] == "hints_off"
+            assert refused["for"] == frame["type"]
             assert "hints are off" in refused["message"]
         assert not [f for f in ana.sync() if f["type"] in HINT_FRAMES]
         assert not [f for f in ana.frames if f["type"] in HINT_FRAMES]
@@ -259,18 +260,26 @@ def test_the_hints_setting_is_checked_and_survives_a_restart(
 # ----------------------------------------------------------------------------- browser
 
 
+def one_decimal(value: float | Decimal, lang: str) -> str:
+    """``value`` with one decimal as the page shows it (halves away from zero, as Intl does
+    with the exact value of the float), with the language's decimal separator."""
+    text = str(Decimal(value).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+    return text if lang == "en" else text.replace(".", ",")
+
+
 def percent(chance: float, lang: str) -> str:
-    """A chance as the page words it in ``lang`` (one decimal, the language's separators)."""
+    """A chance as the page words it in ``lang``: one decimal, never 0 % for a possible
+    outcome nor 100 % for a doubtful one; Spanish puts a no-break space before the sign."""
+    sign = "\u00a0%" if lang == "es" else "%"
     if chance <= 0:
-        value = "0"
-    elif chance >= 1:
-        value = "100"
-    else:
-        value = str((Decimal(chance) * 100).quantize(Decimal("0.1"), rounding=ROUND_HALF_EVEN))
-    if lang == "en":
-        return f"{value}%"
-    value = value.replace(".", ",")
-    return f"{value}\u00a0%" if lang == "es" else f"{value}%"
+        return f"0{sign}"
+    if chance >= 1:
+        return f"100{sign}"
+    if chance < 0.001:
+        return "<" + percent(0.001, lang)
+    if chance > 0.999:
+        return ">" + percent(0.999, lang)
+    return one_decimal(Decimal(chance) * 100, lang) + sign
 
 
 def seated(
@@ -325,11 +334,10 @@ def test_the_panel_shows_the_odds_of_dudo_odds_in_the_pages_language(
         )
     for face in odds.faces:
         cell = page.locator(f'#learner-expected [data-face="{face}"] .learner-value')
-        shown = f"{float(odds.expected[face]):.1f}"
-        expect(cell).to_have_text(shown if lang == "en" else shown.replace(".", ","))
+        expect(cell).to_have_text(one_decimal(float(odds.expected[face]), lang))
 
     # Focusing a bid of the picker shows that bid's chance.
-    cell = page.locator('#bid-picker .bid-cell[aria-disabled="false"]').nth(2)
+    cell = page.locator('#bid-picker .bid-cell[aria-disabled="false"]').nth(20)
     bid = cell.get_attribute("data-bid")
     assert bid
     cell.hover()
@@ -376,6 +384,8 @@ def test_the_game_over_panel_shows_the_review(
         row = items.nth(n)
         expect(row).to_have_attribute("data-action", item["action"])
         expect(row.locator(".learner-risk")).to_have_text(percent(item["risk"], lang))
+    # A hint asked for just before the game ended is refused quietly, not as a mistake.
+    expect(page.locator("#toast")).not_to_contain_text("no game")
     if page.locator("#reveal").is_visible():
         page.click("#reveal-dismiss")
     box.scroll_into_view_if_needed()

@@ -270,7 +270,13 @@ async def handle(table: Table, connection: Connection, frame: dict[str, Any]) ->
         elif kind == "take_back":
             await table.take_back(seat)
         elif kind in HINT_FRAMES:
-            connection.send(dumps(await answer_hint(table, seat, frame)))
+            try:
+                connection.send(dumps(await answer_hint(table, seat, frame)))
+            except ActionRefused as exc:
+                # ``for`` names the refused frame: a client can tell a hint that came too
+                # late (the game ended meanwhile) from a refused move.
+                refused = {"type": "error", "code": exc.code, "message": str(exc), "for": kind}
+                connection.send(dumps(refused))
     except ActionRefused as exc:
         connection.error(exc.code, str(exc))
     except DudoError as exc:
