@@ -41,6 +41,7 @@ from .conftest import (
     settle,
     words,
 )
+from .test_accessibility import serious_problems
 from .test_browser import screenshot_dir
 
 PHONE = {"width": 390, "height": 844}
@@ -354,6 +355,7 @@ def test_the_panel_shows_the_odds_of_dudo_odds_in_the_pages_language(
     expect(page.locator("#learner-suggestion")).to_have_attribute("data-action", str(advice))
     page.locator("#learner").scroll_into_view_if_needed()
     page.screenshot(path=str(screenshot_dir() / f"{shot}.png"), full_page=True)
+    assert serious_problems(page) == []
     assert not errors, errors
 
 
@@ -394,3 +396,29 @@ def test_the_game_over_panel_shows_the_review(
         full_page=True,
     )
     assert not errors, errors
+
+
+@pytestmark_browser
+@pytest.mark.parametrize("lang", ["es", "it"])
+def test_the_create_form_offers_hints_and_the_table_keeps_them(
+    browser: Browser, shared_server: LiveServer, lang: str
+) -> None:
+    said = words(lang)
+    context = browser.new_context(viewport=PHONE)  # type: ignore[arg-type]
+    context.add_init_script(f"localStorage.setItem('dudo.lang', {json.dumps(lang)});")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(shared_server.url + "/")
+    box = page.get_by_label(said["create.hints"])
+    expect(box).not_to_be_checked()  # off unless chosen
+    expect(page.locator("#create-hints-help")).to_have_text(said["create.hints_help"])
+    page.fill("#create-name", "Ana")
+    box.check()
+    page.locator(".hints-choice").scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshot_dir() / f"create-hints-phone-{lang}.png"))
+    page.click("#create-button")
+    page.wait_for_url("**/t/*")
+    expect(page.locator("#lobby-hints")).to_have_text(said["lobby.hints_on"])
+    code = page.locator("#table-code").inner_text().strip()
+    assert get_table(shared_server, code)["hints"] is True
+    context.close()
