@@ -33,6 +33,7 @@ from dudo.engine.game import Game
 from dudo.engine.rules import DEFAULT_PRESET, PRESETS, Rules, from_mapping
 from dudo.notation import parse_action
 from dudo.records import PlayerInfo, record_of
+from dudo.server.learner import Learner
 from dudo.server.limits import Limits
 from dudo.server.storage import (
     AsyncStore,
@@ -127,6 +128,8 @@ class Settings:
     #: After a round's reveal, how long before the next round's automatic moves and turn
     #: timer start, so everyone can see the dice before the clock runs.
     reveal_seconds: int = 3
+    #: Hints for learners (odds, the hard bot's move, the after-game review), fixed at creation.
+    hints: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -269,6 +272,9 @@ class Table:
         self.game: Game | None = None
         self.game_id: int | None = None
         self.game_number = 0
+        #: The dice seed of the current game (a review plays it again to see each view).
+        self.seed: int | None = None
+        self.learner = Learner()
         self.players: list[int] = []  # the seat of each engine player
         self.humans: set[int] = set()  # the engine players who were people when the game began
         self.bots: dict[int, Bot] = {}  # engine player -> the bot that plays it
@@ -484,7 +490,7 @@ class Table:
         game_id = await self.hall.answer(
             self.hall.store.start_game, self.code, number, seed, self.rules.to_dict(), players
         )
-        self.game_number, self.game_id = number, game_id
+        self.game_number, self.game_id, self.seed = number, game_id, seed
         self.players = [s.seat for s in filled]
         self.humans = {p for p, s in enumerate(filled) if s.kind is SeatKind.HUMAN}
         self.stood_in = set()
@@ -983,6 +989,7 @@ class Table:
             s["grace_seconds"],
             s["bot_seconds"],
             s.get("reveal_seconds", Settings.reveal_seconds),
+            bool(s.get("hints", False)),
         )
         seats = [Seat(x.seat) for x in stored.seats]
         for seat, x in zip(seats, stored.seats, strict=True):
@@ -991,7 +998,7 @@ class Table:
         game = stored.game
         if game is None:
             return table
-        table.game_id, table.game_number = game.id, game.number
+        table.game_id, table.game_number, table.seed = game.id, game.number, game.seed
         table.players = [p["seat"] for p in game.players]
         table.humans = {i for i, p in enumerate(game.players) if p.get("kind") == SeatKind.HUMAN}
         # Who was played by a bot when the server stopped (a stand-in taken back before the

@@ -46,6 +46,7 @@
 //            localStorage "dudo.reveal.<CODE>" ({game, seq}) so a reload does not show it again.
 //   Over:    #game-over (data-winner = winner's name), #winner-name, #replay-link
 //            (/games/<id>), #rematch-button (host), #rematch-wait
+//   Hints:   #lobby-hints; #learner and #learner-review (in #game-over): see learner.js
 //   Feed:    #events > li[data-seq][data-type] (aria-live)
 //   Other:   #toast (server error frames, data-kind), #lang-select
 
@@ -62,6 +63,7 @@ import {
   t,
   tNodes,
 } from "/static/i18n.js";
+import { learnerBid, learnerFrame, learnerRender } from "/static/learner.js";
 import { countsForReveal, handName, narrateEvent } from "/static/narrate.js";
 import { botLevelLabel, presetSummary, renderRulesList } from "/static/rules.js";
 import { TableSocket } from "/static/socket.js";
@@ -248,7 +250,14 @@ function onFrame(frame) {
     case "explain":
       showExplain(frame);
       break;
+    case "hints":
+    case "odds":
+    case "suggest":
+    case "review":
+      learnerFrame(frame);
+      break;
     case "error":
+      if (frame.for && learnerFrame(frame)) break; // a hint refused: the learner panel's
       clearPending();
       toast(frame.message || frame.code, "error");
       if (frame.code === "no_table") {
@@ -373,6 +382,7 @@ function render() {
   renderBanners();
   renderReveal();
   renderTurnCues();
+  learnerRender({ table: S.table, view: S.view, game: S.game, seat: S.seat, send: (f) => !!socket?.send(f) });
 }
 
 function pageTitle() {
@@ -503,6 +513,7 @@ function renderLobby() {
   ]
     .filter(Boolean)
     .join(" · ");
+  $("lobby-hints").textContent = t(tb.hints ? "lobby.hints_on" : "lobby.hints_off");
 }
 
 function renderBanners() {
@@ -766,6 +777,8 @@ function renderPicker() {
           dieEl(f, { size: "mini", decorative: true }),
         );
         button.addEventListener("click", () => pickBid(bid, ok));
+        // The learner panel (hints on) shows the chance of the bid pointed at.
+        for (const kind of ["mouseenter", "focus"]) button.addEventListener(kind, () => learnerBid(bid));
         row.append(el("td", {}, button));
       }
       body.append(row);
@@ -789,6 +802,7 @@ function pickBid(bid, ok) {
     return;
   }
   S.selected = bid;
+  learnerBid(bid);
   $("bid-explain").textContent = "";
   renderPicker();
 }

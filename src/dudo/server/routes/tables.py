@@ -28,6 +28,7 @@ class CreateTable(BaseModel):
     grace_seconds: int | None = Field(default=30, ge=0, le=3600)
     bot_seconds: float = Field(default=1.0, ge=0.0, le=10.0, allow_inf_nan=False)
     reveal_seconds: int = Field(default=3, ge=0, le=30)
+    hints: bool = Field(default=False, strict=True)
 
 
 class JoinTable(BaseModel):
@@ -47,7 +48,12 @@ async def create_table(body: CreateTable, hall: HallDep, limits: LimitsDep) -> d
     # Bots faster than the server's least delay would only burn its CPU: they wait that long.
     bot_seconds = max(body.bot_seconds, limits.min_bot_seconds)
     settings = Settings(
-        body.seats, body.turn_seconds, body.grace_seconds, bot_seconds, body.reveal_seconds
+        body.seats,
+        body.turn_seconds,
+        body.grace_seconds,
+        bot_seconds,
+        body.reveal_seconds,
+        body.hints,
     )
     table, token = await hall.create(body.name, body.preset, body.options, settings, body.bots)
     return {"code": table.code, "seat": 0, "token": token, "url": f"/t/{table.code}"}
