@@ -51,7 +51,13 @@ COUNTS = {
 }
 CALLS = {"en": "calls", "es": "duda la", "it": "dubita della"}  # the narrated call
 _QUIT_ASKS = tuple(t["quit_ask"][:8] for t in TEXTS.values())
-_CHOICE = re.compile(r"\s*You oblige: choose '([^']+)' or '([^']+)'")
+_CHOICE = re.compile(
+    r"\s*(?:"
+    + "|".join(re.escape(t["you_oblige"].split("{")[0]) for t in TEXTS.values())
+    + r")'([^']+)' \w+ '([^']+)'"
+)
+# The out-of-turn question in every language (" out of turn?", " fuera de turno?" ...).
+_OUT_OF_TURN = tuple(t["out_of_turn"].strip() + "?" for t in TEXTS.values())
 
 
 class Human:
@@ -91,7 +97,7 @@ class Human:
     def __call__(self, prompt: str) -> str:
         self.prompts.append(prompt)
         self.look()
-        if "out of turn?" in prompt and self.out_of_turn_script:
+        if any(m in prompt for m in _OUT_OF_TURN) and self.out_of_turn_script:
             answer = self.out_of_turn_script.pop(0)
         elif self.script:
             answer = self.script.pop(0)
@@ -113,7 +119,7 @@ class Human:
                 self.bids, self.others, self.choice = [], [], [m[1], m[2]]
 
     def decide(self, prompt: str) -> str:
-        if "out of turn" in prompt:
+        if any(m in prompt for m in _OUT_OF_TURN):
             return self.call_word if self.rng.random() < self.out_of_turn else ""
         if prompt.startswith(_QUIT_ASKS):
             return "n"
@@ -499,12 +505,13 @@ def test_out_of_turn_calls_under_cruzado() -> None:
     asked = human.prompts[:4]
     assert asked == [asked[0]] * 4
     assert re.fullmatch(
-        r"Call Ana's \d+x\d+ out of turn\? Enter: no, Beto plays on; 'dudo': call now > ", asked[0]
+        r"¿Dudar la \d+x\d+ de Ana fuera de turno\? Intro: no, sigue Beto; 'dudo': dudar ya > ",
+        asked[0],
     )
-    assert "out of turn you may only call ('dudo'), or press Enter to play on." in out
-    assert "Cruzado: after another player's action" in out
-    assert "No entendido: 'maybe'" in out
-    assert re.search(r"You: dudo \(duda la \d+x\d+ de Ana fuera de turno\)", out)
+    assert "fuera de turno solo puedes dudar ('dudo'), o pulsa Intro para seguir." in out
+    assert "Cruzado: tras la acción de otro jugador" in out
+    assert "No entendido: 'maybe' no es una apuesta ni un dudo" in out
+    assert re.search(r"Tú: dudo \(duda la \d+x\d+ de Ana fuera de turno\)", out)
     assert game.history[1][0] == 0 and game.round_number == 2
 
 
@@ -533,17 +540,17 @@ def test_you_choose_the_obliging_round_visibility() -> None:
         play_game(game, bots_for(game), console=human.console, input_fn=human, lang="es")
     out = human.output
     assert "Ronda 1 (ronda obligada)" in out
-    assert "Obliging round: You oblige. Aces are not wild" in out
-    assert "Your dice: not rolled yet" in out
-    assert "You oblige: choose 'abierto' or 'cerrado'" in out
+    assert "Ronda obligada: obligas tú. Los ases no son comodines" in out
+    assert "Tus dados: aún sin tirar" in out
+    assert "Obligas: elige 'abierto' o 'cerrado'" in out
     assert (
-        "No permitido: first choose an open or a closed obliging round: 'abierto' or 'cerrado'"
+        "No permitido: primero elige una ronda obligada abierta o cerrada: 'abierto' o 'cerrado'"
         in out
     )
-    assert "You may: abierto, cerrado. Type ? for help." in out
-    assert "You: abierto (open: everyone sees every hand but their own)" in out
-    assert "Your dice: hidden (open obliging round: you see every hand but your own)" in out
-    seen = re.search(r"You see: Ana ([1-6 ]+); Beto ([1-6 ]+)", out)
+    assert "Puedes: abierto, cerrado. Escribe ? para ayuda." in out
+    assert "Tú: abierto (abierto: cada uno ve todas las manos menos la suya)" in out
+    assert "Tus dados: ocultos (ronda obligada abierta: ves todas las manos menos la tuya)" in out
+    seen = re.search(r"Ves: Ana ([1-6 ]+); Beto ([1-6 ]+)", out)
     assert seen is not None
     assert tuple(map(int, seen[1].split())) == game.hand(1)
     assert tuple(map(int, seen[2].split())) == game.hand(2)
