@@ -298,6 +298,35 @@ TEXTS: dict[str, dict[str, str]] = {
         "record_saved": "Game record saved: {path}",
         "replay_with": "Replay it with: dudo replay {path}",
         "record_failed": "error: the game record could not be saved: {error}",
+        # dudo replay.
+        "replay_title": "Dudo game record: {players} players",
+        "replay_player": "{name} (player {seat}, {kind})",
+        "kind_human": "human",
+        "kind_bot": "bot: {level}",
+        "player_number": "Player {number}",
+        "player_label": "Player {number} ({name})",
+        "starting_dice": "Starting dice: {counts}",
+        "start_total": "Dice at the start of the game (for spot-on): {total}",
+        "already_obliged": "Already obliged: {names}",
+        "replay_winner": "{name} wins after {rounds} and {actions}.",
+        "rounds_one": "{count} round",
+        "rounds_many": "{count} rounds",
+        "actions_one": "{count} action",
+        "actions_many": "{count} actions",
+        "replay_unfinished": "The record ends in round {round}; the game is not finished. "
+        "Dice: {counts}.",
+        # dudo odds.
+        "odds_header": "Your dice: {dice}{seen}; unknown dice: {unknown}; rules {rules}; "
+        "{counting}.",
+        "odds_seen": "; seen: {dice}",
+        "no_dice": "none",
+        "odds_true": "{bid} ({words}) is true: ",
+        "odds_exact": "Exactly right (spot on): ",
+        "col_face": "Face",
+        "col_expected": "Expected",
+        "col_highest": "Highest bid ≥50%",
+        "col_chance": "Chance",
+        "col_one_more": "One more",
     },
     "es": {
         "commands": (
@@ -525,6 +554,35 @@ TEXTS: dict[str, dict[str, str]] = {
         "record_saved": "Registro de la partida guardado: {path}",
         "replay_with": "Vuelve a verla con: dudo replay {path}",
         "record_failed": "error: no se pudo guardar el registro de la partida: {error}",
+        # dudo replay.
+        "replay_title": "Registro de una partida de Dudo: {players} jugadores",
+        "replay_player": "{name} (jugador {seat}, {kind})",
+        "kind_human": "humano",
+        "kind_bot": "bot: {level}",
+        "player_number": "Jugador {number}",
+        "player_label": "Jugador {number} ({name})",
+        "starting_dice": "Dados al empezar: {counts}",
+        "start_total": "Dados al comienzo de la partida (para el calzo): {total}",
+        "already_obliged": "Ya obligaron: {names}",
+        "replay_winner": "{name} gana tras {rounds} y {actions}.",
+        "rounds_one": "{count} ronda",
+        "rounds_many": "{count} rondas",
+        "actions_one": "{count} jugada",
+        "actions_many": "{count} jugadas",
+        "replay_unfinished": "El registro termina en la ronda {round}; la partida no ha "
+        "terminado. Dados: {counts}.",
+        # dudo odds.
+        "odds_header": "Tus dados: {dice}{seen}; dados desconocidos: {unknown}; reglas {rules}; "
+        "{counting}.",
+        "odds_seen": "; vistos: {dice}",
+        "no_dice": "ninguno",
+        "odds_true": "{bid} ({words}) se cumple: ",
+        "odds_exact": "Exacta (calzo): ",
+        "col_face": "Cara",
+        "col_expected": "Esperado",
+        "col_highest": "Máxima ≥50%",
+        "col_chance": "Probabilidad",
+        "col_one_more": "Una más",
     },
     "it": {
         "commands": (
@@ -755,6 +813,35 @@ TEXTS: dict[str, dict[str, str]] = {
         "replay_with": "Rivedila con: dudo replay {path}",
         "record_failed": "errore: non è stato possibile salvare la registrazione della "
         "partita: {error}",
+        # dudo replay.
+        "replay_title": "Registrazione di una partita di Dudo: {players} giocatori",
+        "replay_player": "{name} (giocatore {seat}, {kind})",
+        "kind_human": "umano",
+        "kind_bot": "bot: {level}",
+        "player_number": "Giocatore {number}",
+        "player_label": "Giocatore {number} ({name})",
+        "starting_dice": "Dadi all'inizio: {counts}",
+        "start_total": "Dadi all'inizio della partita (per la calza): {total}",
+        "already_obliged": "Hanno già obbligato: {names}",
+        "replay_winner": "{name} vince dopo {rounds} e {actions}.",
+        "rounds_one": "{count} giro",
+        "rounds_many": "{count} giri",
+        "actions_one": "{count} mossa",
+        "actions_many": "{count} mosse",
+        "replay_unfinished": "La registrazione finisce al giro {round}; la partita non è "
+        "finita. Dadi: {counts}.",
+        # dudo odds.
+        "odds_header": "I tuoi dadi: {dice}{seen}; dadi ignoti: {unknown}; regole {rules}; "
+        "{counting}.",
+        "odds_seen": "; visti: {dice}",
+        "no_dice": "nessuno",
+        "odds_true": "{bid} ({words}) regge: ",
+        "odds_exact": "Esatta (calza): ",
+        "col_face": "Faccia",
+        "col_expected": "Atteso",
+        "col_highest": "Massima ≥50%",
+        "col_chance": "Probabilità",
+        "col_one_more": "Una in più",
     },
 }
 
