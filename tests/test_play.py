@@ -656,10 +656,16 @@ def test_every_message_key_exists_in_every_language() -> None:
     for lang in LANGS:
         assert set(TEXTS[lang]) == set(TEXTS["en"]), lang
         for key, template in TEXTS[lang].items():
+            assert template.strip(), (lang, key)  # every key has text in every language
             fields = set(re.findall(r"\{(\w+)\}", template))
-            # A "you" line may leave the name out ("Pierdes 1 dado"), nothing else.
+            # A "you" line may leave the name out ("Pierdes 1 dado"), and a line for none the
+            # count ("no te queda ninguno"), nothing else.
             english = set(re.findall(r"\{(\w+)\}", TEXTS["en"][key]))
-            assert fields <= english and english - fields <= {"name"}, (lang, key)
+            spare = {"name"} | ({"count"} if key.endswith("_none") else set())
+            assert fields <= english and english - fields <= spare, (lang, key)
+    # The counted messages have a form for one and for many.
+    for key in ("known", "unknown", "seen", "left", "left_you", "rounds", "actions"):
+        assert {f"{key}_one", f"{key}_many"} <= set(TEXTS["en"]), key
 
 
 def test_command_words_are_unique_and_accent_insensitive() -> None:
@@ -698,3 +704,352 @@ def test_narration_speaks_to_you_and_of_the_others(
     assert not re.search(r"You (?:abre|pierde|apre|perde|gana|vince)", out)
     for english in (" opens the round", " loses ", " lose ", "Winner:"):
         assert english not in out
+
+
+# ------------------------------------------- whole screens in Spanish and Italian
+
+# English words that must not show on a Spanish or Italian screen. The players are "Tú"/"Tu",
+# Ana, Beto and Carmen; rule options (``aces_wild = true``) stay as typed on the command line.
+ENGLISH_WORDS = (
+    " the ",
+    "You ",
+    "You:",
+    "Your ",
+    " loses",
+    " bid",
+    " dice",
+    "Round ",
+    "Odds",
+    "Review",
+    "Not ",
+    "Seating",
+    "Play order",
+    "Game record",
+    " would ",
+    "Rules:",
+    "Table",
+    "Winner",
+)
+
+
+def assert_no_english(out: str) -> None:
+    out = re.sub(r"(?m)^  \w+ = .*$", "", out)  # the rules' options, as typed in --set
+    for word in ENGLISH_WORDS:
+        assert word not in out, (word, out[max(0, out.find(word) - 300) : out.find(word) + 100])
+
+
+# A whole game against two bots, played by reading the screen: what every game shows.
+WHOLE_GAME = {
+    "es": (
+        [
+            "Dudo: 3 jugadores, reglas dudo\n",
+            "Tú contra 2 bots easy: Ana, Beto. Idioma: es. Semilla: 2.\n",
+            "Tirada para los asientos: Tú 6, Ana 6, Beto 1\n",
+            "Nueva tirada por empate: Tú 1, Ana 6\n",
+            "Orden de juego (sentido horario): Ana, Tú, Beto\n",
+            "Tú: paso (afirma tener una mano especial)\n",
+            "Pierdes 1 dado (te queda 1)\n",
+            "Beto pierde 1 dado (le queda 1)\n",
+            "Ronda 9 (ronda obligada)",
+            "Ronda obligada: obligas tú. Los ases no son comodines; no hay calzo ni paso; solo "
+            "quien tiene un dado puede cambiar de cara; quien obliga elige abierto o cerrado "
+            "antes de tirar.\n",
+            "Pierdes 1 dado (no te queda ninguno)\n",
+            "Quedas fuera de la partida. Los bots siguen jugando; una línea por ronda:\n",
+            "Ganador: Ana, tras 14 rondas.\n",
+            "Repaso: tus decisiones más arriesgadas, con las probabilidades que tenías y lo que "
+            "habría hecho el bot hard\n",
+            "Ronda 4, tú: paso; tu mano no era de paso. Riesgo de perder un dado: 100% (si "
+            "dudan el paso).\n",
+            "Registro de la partida guardado: ",
+            "Vuelve a verla con: dudo replay ",
+        ],
+        r"\((?:le|te) quedan 1\)|\(\w+ quedan? 0\)",  # never "quedan 1" nor "quedan 0"
+    ),
+    "it": (
+        [
+            "Dudo: 3 giocatori, regole dudo\n",
+            "Tu contro 2 bot easy: Ana, Beto. Lingua: it. Seme: 2.\n",
+            "Lancio per i posti: Tu 6, Ana 6, Beto 1\n",
+            "Nuovo lancio per lo spareggio: Tu 1, Ana 6\n",
+            "Ordine di gioco (senso orario): Ana, Tu, Beto\n",
+            "Tu: passo (dichiara una mano speciale)\n",
+            "Giro 9 (giro obbligato)",
+            "Giro obbligato: obblighi tu. Gli assi non sono jolly; niente calza né passo; solo "
+            "chi ha un dado può cambiare faccia; chi obbliga sceglie aperto o chiuso prima del "
+            "lancio.\n",
+            "Perdi 1 dado (non te ne resta nessuno)\n",
+            "Sei fuori dalla partita. I bot continuano a giocare; una riga per giro:\n",
+            "Revisione: le tue decisioni più rischiose, con le probabilità che avevi e cosa "
+            "avrebbe fatto il bot hard\n",
+            "Registrazione della partita salvata: ",
+            "Rivedila con: dudo replay ",
+        ],
+        r"restano 1\)|restano 0\)",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(WHOLE_GAME))
+def test_a_whole_game_in_spanish_and_italian(tmp_path: Path, lang: str) -> None:
+    human = Human(seed=2)
+    assert run(human, tmp_path, seed=2, lang=lang, players=3) == 0
+    out = human.output
+    sentences, wrong_number = WHOLE_GAME[lang]
+    for sentence in sentences:
+        assert sentence in out, sentence
+    assert not re.search(wrong_number, out)
+    assert re.search(r"\((?:le|gliene|te|te ne) (?:queda|resta) 1\)", out)  # one die left
+    assert_no_english(out)
+
+
+# The commands in each language (and two English ones), then quitting; what each one shows.
+SCREENS = {
+    "es": (
+        [
+            *("ayuda", "pista", "jugadas", "reglas", "mesa", "help", "odds", "xyz", ""),
+            *("salir", "no", "salir", "sí"),
+        ],
+        [
+            "Cómo jugar tu turno:\n",
+            "Apuesta: una cantidad y una cara, p. ej. 5x3, '5 3', 'cinco trenes', 'cinque tre': "
+            "al menos esa cantidad de dados de toda la mesa muestran esa cara.\n",
+            "Una subida es una cantidad mayor de cualquier cara, o la misma cantidad de una cara "
+            "más alta.\n",
+            "Los ases son comodines: cuentan para cualquier cara; una apuesta a ases solo cuenta "
+            "ases. Pasar a ases exige al menos la mitad de la cantidad, redondeando hacia arriba; "
+            "dejar los ases exige al menos el doble de los ases más uno.\n",
+            "Ahora puedes:\n",
+            "- 'dudo': duda la apuesta en pie; se muestran todos los dados, y si coinciden menos "
+            "pierde un dado quien apostó; si no, lo pierdes tú.\n",
+            "- 'calzo': afirma que la apuesta en pie es exacta; si fallas pierdes un dado, si "
+            "aciertas ganas un dado (hasta cinco).\n",
+            "- 'paso': afirma tener una mano especial (cinco caras distintas, cinco iguales, un "
+            "full) y pasa la apuesta en pie; el siguiente jugador puede subirla o dudar el paso.\n",
+            "Probabilidades según lo que ves (5 dados conocidos, 15 desconocidos; los ases son "
+            "comodines):\n",
+            "El bot hard jugaría ",
+            "Reglas: dudo\n",
+            "No entendido: 'xyz' no es una apuesta ni un dudo. Escribe ? para ayuda.\n",
+            "Escribe una apuesta o un dudo, o ? para ayuda.\n",
+            "Seguimos jugando.\n",
+            "Dejas la partida.\n",
+        ],
+        [
+            r"- subir a cualquiera de las \d+ apuestas, de \d+x\d+ a \d+x\d+ \(",
+            r"Apuestas \(\d+\):",
+            r"Recuentos esperados: ases \d,\d, tontos \d,\d, ",
+            r"Otras: dudo, paso, calzo",
+        ],
+    ),
+    "it": (
+        [
+            *("aiuto", "suggerimento", "mosse", "regole", "tavolo", "help", "hint", "xyz", ""),
+            *("esci", "no", "esci", "sì"),
+        ],
+        [
+            "Come giocare il tuo turno:\n",
+            "Un rilancio è una quantità maggiore di qualsiasi faccia, o la stessa quantità di una "
+            "faccia più alta.\n",
+            "Gli assi sono jolly: contano per qualsiasi faccia; una puntata sugli assi conta solo "
+            "gli assi.",
+            "Ora puoi:\n",
+            "- 'dubito': dubita della puntata in piedi; si mostrano tutti i dadi, e se ne "
+            "corrispondono meno perde un dado chi ha puntato, altrimenti lo perdi tu.\n",
+            "- 'calza': afferma che la puntata in piedi è esatta; se sbagli perdi un dado, se "
+            "indovini vinci un dado (fino a cinque).\n",
+            "Probabilità da ciò che vedi (5 dadi noti, 15 ignoti; gli assi sono jolly):\n",
+            "Il bot hard giocherebbe ",
+            "Regole: dudo\n",
+            "Non capito: 'xyz' non è una puntata né un dubito. Scrivi ? per aiuto.\n",
+            "Scrivi una puntata o un dubito, o ? per aiuto.\n",
+            "Si continua.\n",
+            "Lasci la partita.\n",
+        ],
+        [
+            r"- rilanciare con una qualsiasi delle \d+ puntate, da \d+x\d+ a \d+x\d+ \(",
+            r"Puntate \(\d+\):",
+            r"Conteggi attesi: assi \d,\d, due \d,\d, ",
+            r"Altre: dubito",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(SCREENS))
+def test_help_hint_moves_rules_and_quit_in_spanish_and_italian(tmp_path: Path, lang: str) -> None:
+    script, sentences, patterns = SCREENS[lang]
+    human = Human(script, auto=False)
+    assert run(human, tmp_path, seed=1, lang=lang) == 0
+    out = human.output
+    for sentence in sentences:
+        assert sentence in out, sentence
+    for pattern in patterns:
+        assert re.search(pattern, out), pattern
+    how_to, odds = ("Cómo jugar", "Probabilidades según") if lang == "es" else ("Come gioc", "Prob")
+    assert out.count(how_to) == 2 and out.count(odds + ("abilità da" if lang == "it" else "")) == 2
+    # Every command got the prompt back; the game was saved when you left.
+    assert human.prompts.count(text(lang, "prompt")) == 11
+    assert text(lang, "record_saved", path="").strip() in out
+    record = read_record(saved_record(tmp_path))
+    assert record.meta["status"] == "quit" and record.players[0].name == "You"
+    assert_no_english(out.replace("help", "").replace("hint", "").replace("odds", ""))
+
+
+# A pass and its doubt, with the hint and the review: Ana holds a full house.
+PASS_SCREENS = {
+    "es": (
+        ["3x3", "pista", "dudo el paso", "salir", "s"],
+        [
+            "Ana: paso (afirma tener una mano especial)\n",
+            "Apuesta en pie: 3x3 (tres trenes), tuya\n",
+            "Ana ha pasado: sube la apuesta en pie o duda el paso\n",
+            "El paso de Ana: una mano al azar de 5 dados es mano de paso el 13,2% de las veces\n",
+            "Tú: dudo el paso (duda el paso de Ana)\n",
+            "Ana tiene 3 3 3 6 6, un full: el paso era bueno\n",
+            "Pierdes 1 dado (te quedan 4)\n",
+            "Ronda 1, tú: 3x3 (tres trenes); se cumple 21,0%. Riesgo de perder un dado: 79,0% "
+            "(si te dudan).\n",
+            "Ronda 1, tú: dudo el paso; una mano como la de quien pasó es de paso el 13,2% de las "
+            "veces. Riesgo de perder un dado: 13,2%.\n",
+            "    El bot hard habría jugado ",
+        ],
+    ),
+    "it": (
+        ["3x3", "suggerimento", "dubito il passo", "esci", "s"],
+        [
+            "Ana: passo (dichiara una mano speciale)\n",
+            "Puntata in piedi: 3x3 (tre tre), tua\n",
+            "Ana ha passato: rilancia la puntata in piedi o dubita del passo\n",
+            "Il passo di Ana: una mano a caso di 5 dadi è una mano da passo il 13,2% delle volte\n",
+            "Tu: dubito il passo (dubita del passo di Ana)\n",
+            "Ana ha 3 3 3 6 6, un full: il passo era buono\n",
+            "Perdi 1 dado (te ne restano 4)\n",
+            "Giro 1, tu: 3x3 (tre tre); regge 21,0%. Rischio di perdere un dado: 79,0% (se ti "
+            "dubitano).\n",
+            "    Il bot hard avrebbe giocato ",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(PASS_SCREENS))
+def test_pass_doubt_hint_and_review_in_spanish_and_italian(lang: str) -> None:
+    script, sentences = PASS_SCREENS[lang]
+    game = Game.with_hands(DUDO, [(2, 2, 4, 5, 6), (3, 3, 3, 6, 6)], opener=0, seed=1)
+    human = Human(script, auto=False)
+    bots = {1: make_bot("hard", random.Random(1))}
+    status = play_game(game, bots, console=human.console, input_fn=human, lang=lang)
+    assert status == "quit"
+    out = human.output
+    for sentence in sentences:
+        assert sentence in out, sentence
+    assert_no_english(out)
+
+
+OBLIGING = {
+    "es": (
+        "cerrado",
+        "ayuda",
+        [
+            "Ronda 1 (ronda obligada)",
+            "Tus dados: aún sin tirar (primero quien obliga elige abierto o cerrado)\n",
+            "Tú: cerrado (cerrado: solo quien tiene un dado ve sus propios dados)\n",
+            "Esta es una ronda obligada: los ases no son comodines y son la cara más baja, quien "
+            "abre puede apostar a cualquier cara, no hay calzo ni paso; solo quien tiene un dado "
+            "puede cambiar de cara.\n",
+            "- abrir la ronda con cualquiera de las ",
+        ],
+        r"(?s)Ronda obligada: obliga Ana\. .*\n  Ana: (abierto|cerrado) \(\1: ",
+    ),
+    "it": (
+        "chiuso",
+        "aiuto",
+        [
+            "Giro 1 (giro obbligato)",
+            "I tuoi dadi: non ancora lanciati (prima chi obbliga sceglie aperto o chiuso)\n",
+            "Tu: chiuso (chiuso: solo chi ha un dado vede i propri dadi)\n",
+            "Questo è un giro obbligato: gli assi non sono jolly e sono la faccia più bassa, chi "
+            "apre può puntare su qualsiasi faccia, niente calza né passo; solo chi ha un dado può "
+            "cambiare faccia.\n",
+            "- aprire il giro con una qualsiasi delle ",
+        ],
+        r"(?s)Giro obbligato: obbliga Ana\. .*\n  Ana: (aperto|chiuso) \(\1: ",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(OBLIGING))
+def test_obliging_rounds_in_spanish_and_italian(lang: str) -> None:
+    closed, help_word, sentences, theirs = OBLIGING[lang]
+    # You oblige (one die left): choose, then ask for help.
+    game = Game(DUDO, 3, seed=2, order=(0, 1, 2), dice=(1, 3, 3), obliger=0)
+    human = Human([closed, help_word], auto=False)
+    with pytest.raises(EOFError):
+        play_game(game, bots_for(game), console=human.console, input_fn=human, lang=lang)
+    out = human.output
+    for sentence in sentences:
+        assert sentence in out, sentence
+    assert_no_english(out)
+    # Ana obliges and chooses: spoken of in the third person.
+    game = Game(DUDO, 3, seed=2, order=(1, 0, 2), dice=(3, 1, 3), obliger=1)
+    human = Human(auto=False)
+    with pytest.raises(EOFError):
+        play_game(game, bots_for(game), console=human.console, input_fn=human, lang=lang)
+    assert re.search(theirs, human.output)
+    assert_no_english(human.output)
+
+
+MISTAKES = {
+    "es": (
+        ["blah", "1x2", "", "abierto", "dudo el paso"],
+        [
+            "No entendido: 'blah' no es una apuesta ni un dudo. Escribe ? para ayuda.\n",
+            "No permitido: 1x2 (un tonto) no es una jugada legal ahora\n",
+            "Escribe una apuesta o un dudo, o ? para ayuda.\n",
+            "No permitido: abierto no es una jugada legal ahora\n",
+            "No permitido: dudo el paso no es una jugada legal ahora\n",
+        ],
+        r"Puedes: subidas más bajas: (\d+x\d+, ){4}\d+x\d+; o dudo, paso, calzo\. Escribe \? "
+        r"para ayuda\.",
+        ["dudo", "paso"],
+        "No permitido: abres la ronda, así que debes apostar\n",
+    ),
+    "it": (
+        ["blah", "1x2", "", "aperto", "dubito il passo"],
+        [
+            "Non capito: 'blah' non è una puntata né un dubito. Scrivi ? per aiuto.\n",
+            "Non permesso: 1x2 (un due) non è una mossa legale ora\n",
+            "Scrivi una puntata o un dubito, o ? per aiuto.\n",
+            "Non permesso: aperto non è una mossa legale ora\n",
+            "Non permesso: dubito il passo non è una mossa legale ora\n",
+        ],
+        r"Puoi: rilanci più bassi: (\d+x\d+, ){4}\d+x\d+; oppure dubito, passo, calza\. Scrivi "
+        r"\? per aiuto\.",
+        ["dubito", "passo"],
+        "Non permesso: apri il giro, quindi devi puntare\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(MISTAKES))
+def test_mistakes_are_explained_in_spanish_and_italian(lang: str) -> None:
+    script, sentences, options, opening, must_bid = MISTAKES[lang]
+    game = Game.with_hands(DUDO, HANDS4, opener=1, seed=5)
+    human = Human(script, auto=False)
+    with pytest.raises(EOFError):
+        play_game(game, bots_for(game), console=human.console, input_fn=human, lang=lang)
+    out = human.output
+    for sentence in sentences:
+        assert sentence in out, sentence
+    assert re.search(options, out)
+    assert human.prompts == [text(lang, "prompt")] * (len(script) + 1)
+    assert all(p != 0 for p, _ in game.history)  # nothing was played for you
+    assert_no_english(out)
+    # Opening with a call or a pass.
+    game = Game.with_hands(DUDO, HANDS4, opener=0, seed=5)
+    human = Human(opening, auto=False)
+    with pytest.raises(EOFError):
+        play_game(game, bots_for(game), console=human.console, input_fn=human, lang=lang)
+    assert human.output.count(must_bid) == 2
+    assert not game.history

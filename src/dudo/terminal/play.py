@@ -687,7 +687,7 @@ class _Screen(Narrator):
             self.line(self.t("this_round", bids=shown))
         if v.standing_bid is not None and v.bidder is not None:
             self.line(
-                self.t("standing", bid=self.say(v.standing_bid), name=self.name(v.bidder)),
+                self.about("standing", v.bidder, bid=self.say(v.standing_bid)),
                 style="bold",
             )
             if v.passer is not None:

@@ -91,6 +91,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "your_dice": "Your dice: ",
         "this_round": "This round: {bids}",
         "standing": "Standing bid: {bid} by {name}",
+        "standing_you": "Standing bid: {bid} by {name}",
         "lowest_openings": "Lowest openings",
         "lowest_raises": "Lowest raises",
         "more_bids": " ... ({count} in all: 'moves' lists them)",
@@ -128,6 +129,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "left_many": "{count} left",
         "left_you_one": "{count} left",
         "left_you_many": "{count} left",
+        "left_none": "{count} left",
+        "left_you_none": "{count} left",
         "wins_die": "{name} wins a die ({remaining} now)",
         "wins_die_you": "{name} win a die ({remaining} now)",
         "out": "{name} is out of the game",
@@ -346,6 +349,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "your_dice": "Tus dados: ",
         "this_round": "Esta ronda: {bids}",
         "standing": "Apuesta en pie: {bid} de {name}",
+        "standing_you": "Apuesta en pie: {bid}, tuya",
         "lowest_openings": "Aperturas más bajas",
         "lowest_raises": "Subidas más bajas",
         "more_bids": " ... ({count} en total: 'jugadas' las lista)",
@@ -383,6 +387,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "left_many": "le quedan {count}",
         "left_you_one": "te queda {count}",
         "left_you_many": "te quedan {count}",
+        "left_none": "no le queda ninguno",
+        "left_you_none": "no te queda ninguno",
         "wins_die": "{name} gana un dado (ahora {remaining})",
         "wins_die_you": "Ganas un dado (ahora {remaining})",
         "out": "{name} queda fuera de la partida",
@@ -545,7 +551,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "chance_exact": "exacta {chance}",
         "pass_hand_yes": "tu mano era de paso",
         "pass_hand_no": "tu mano no era de paso",
-        "chance_doubt_pass": "una mano como la de quien pasó es de paso {chance}",
+        "chance_doubt_pass": "una mano como la de quien pasó es de paso el {chance} de las veces",
         "risk_called": "{risk} (si te dudan)",
         "risk_doubted": "{risk} (si dudan el paso)",
         # The end.
@@ -602,6 +608,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "your_dice": "I tuoi dadi: ",
         "this_round": "Questo giro: {bids}",
         "standing": "Puntata in piedi: {bid} di {name}",
+        "standing_you": "Puntata in piedi: {bid}, tua",
         "lowest_openings": "Aperture più basse",
         "lowest_raises": "Rilanci più bassi",
         "more_bids": " ... ({count} in tutto: 'mosse' le elenca)",
@@ -639,6 +646,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "left_many": "gliene restano {count}",
         "left_you_one": "te ne resta {count}",
         "left_you_many": "te ne restano {count}",
+        "left_none": "non gliene resta nessuno",
+        "left_you_none": "non te ne resta nessuno",
         "wins_die": "{name} vince un dado (ora {remaining})",
         "wins_die_you": "Vinci un dado (ora {remaining})",
         "out": "{name} è fuori dalla partita",
@@ -803,7 +812,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "chance_exact": "esatta {chance}",
         "pass_hand_yes": "la tua mano era da passo",
         "pass_hand_no": "la tua mano non era da passo",
-        "chance_doubt_pass": "una mano come quella di chi ha passato è da passo {chance}",
+        "chance_doubt_pass": "una mano come quella di chi ha passato è da passo il {chance} "
+        "delle volte",
         "risk_called": "{risk} (se ti dubitano)",
         "risk_doubted": "{risk} (se dubitano del passo)",
         # The end.
@@ -858,8 +868,12 @@ def dice(lang: str, count: int) -> str:
 
 def counted(lang: str, key: str, count: int) -> str:
     """Message ``key_one`` or ``key_many`` for ``count``, the count filled in: the word
-    after a number agrees with it ("1 dado conocido", "5 dados conocidos")."""
-    return text(lang, f"{key}_{'one' if count == 1 else 'many'}", count=count)
+    after a number agrees with it ("1 dado conocido", "5 dados conocidos"). A key with a
+    ``key_none`` form uses it for zero ("no te queda ninguno")."""
+    form = "one" if count == 1 else "many"
+    if count == 0 and f"{key}_none" in TEXTS["en"]:
+        form = "none"
+    return text(lang, f"{key}_{form}", count=count)
 
 
 def decimal(lang: str, value: Fraction | float, places: int = 1) -> str:
