@@ -406,6 +406,8 @@ def test_bots_pause_only_when_output_is_a_terminal(
         ({"bots": "grandmaster"}, "unknown bot 'grandmaster'"),
         ({"players": 1}, "at least one bot"),
         ({"players": 7, "rules_name": "perudo"}, "above max_players=6"),
+        ({"players": 1, "lang": "es"}, "jugadores: 1; una partida necesita que juegues tú"),
+        ({"players": 7, "rules_name": "perudo", "lang": "it"}, "giocatori: 7 supera max_"),
     ],
 )
 def test_bad_options_exit_2_with_a_message(
@@ -416,7 +418,7 @@ def test_bad_options_exit_2_with_a_message(
     args.update(kwargs)
     assert play_command(**args) == 2  # type: ignore[arg-type]
     out = console.file.getvalue()  # type: ignore[attr-defined]
-    assert out.startswith("error: ")
+    assert out.startswith("errore: " if kwargs.get("lang") == "it" else "error: ")
     assert message in out
     assert not (tmp_path / "records").exists()
 
@@ -1053,3 +1055,45 @@ def test_mistakes_are_explained_in_spanish_and_italian(lang: str) -> None:
         play_game(game, bots_for(game), console=human.console, input_fn=human, lang=lang)
     assert human.output.count(must_bid) == 2
     assert not game.history
+
+
+@pytest.mark.parametrize(
+    ("lang", "help_word", "sentences"),
+    [
+        (
+            "es",
+            "ayuda",
+            [
+                "Para apartar dados y volver a tirar el resto, añádelos a una subida: "
+                "5x3 muestra 3,3\n",
+                "- subir y apartar dados boca arriba, volviendo a tirar el resto: "
+                "'5x3 muestra 3,3' (los dados apartados deben mostrar la cara, o ases si son "
+                "comodines)\n",
+            ],
+        ),
+        (
+            "it",
+            "aiuto",
+            [
+                "Per mettere da parte dadi e rilanciare gli altri, aggiungili a un rilancio: "
+                "5x3 mostra 3,3\n",
+                "- rilanciare mettendo da parte dadi scoperti e rilanciando gli altri: "
+                "'5x3 mostra 3,3' (i dadi messi da parte devono mostrare la faccia, o assi se "
+                "sono jolly)\n",
+            ],
+        ),
+    ],
+)
+def test_reveal_and_reroll_is_explained_in_the_language(
+    tmp_path: Path, lang: str, help_word: str, sentences: list[str]
+) -> None:
+    human, _ = first_game_with(
+        sentences[1],  # the help at your first turn, when you face a bid
+        tmp_path,
+        make=lambda s: Human([help_word], seed=s),
+        lang=lang,
+        settings=["reveal_reroll=true"],
+    )
+    for sentence in sentences:
+        assert sentence in human.output, sentence
+    assert_no_english(human.output)

@@ -209,7 +209,8 @@ def play_command(
         if reviewer is not None:
             make_bot(reviewer, random.Random(0))  # an unknown level is a bad option
     except DudoError as exc:
-        console.print(Text(f"error: {exc}", style="red"), soft_wrap=True)
+        shown = message(lang, "error", error=exc)  # an unknown language: English
+        console.print(Text(shown, style="red"), soft_wrap=True)
         return 2
     read = input_fn if input_fn is not None else _terminal_reader(console)
     started = datetime.now().astimezone()
@@ -306,13 +307,11 @@ def _prepare(
         raise DudoError(f"unknown language {lang!r}; languages are {', '.join(LANGUAGES)}")
     rules = build_rules(rules_name, settings)
     if isinstance(players, bool) or not isinstance(players, int) or players < 2:
-        raise DudoError(f"players: {players!r} seats; a game needs you and at least one bot (2+)")
+        raise DudoError(message(lang, "players_too_few", players=repr(players)))
     if players < rules.min_players:
-        raise DudoError(f"players: {players} is below min_players={rules.min_players}")
+        raise DudoError(message(lang, "players_below_min", players=players, min=rules.min_players))
     if rules.max_players is not None and players > rules.max_players:
-        raise DudoError(
-            f"players: {players} is above max_players={rules.max_players} of these rules"
-        )
+        raise DudoError(message(lang, "players_above_max", players=players, max=rules.max_players))
     level = make_bot(bots, random.Random(0)).name  # checks the level, gives its own name
     names = _default_names(name.strip() or "You", players)
     if seed is None:
@@ -546,6 +545,10 @@ class _Screen(Narrator):
             return str(exc)
         return self.t("not_legal", action=self.say(action))
 
+    def reveal_example(self) -> str:
+        """A raise with reveal-and-reroll as typed in the game's language: 5x3 muestra 3,3."""
+        return format_action(RevealBid(Bid(5, 3), (3, 3)), self.lang)
+
     def choice_words(self) -> str:
         first, second = (format_action(ObligeChoice(o), self.lang) for o in (True, False))
         return self.t("either", first=first, second=second)
@@ -718,7 +721,7 @@ class _Screen(Narrator):
         if others:
             self.line(self.t("or", actions=", ".join(format_action(a, self.lang) for a in others)))
         if any(isinstance(a, RevealBid) for a in legal):
-            self.line(self.t("reveal_tip"), style="dim")
+            self.line(self.t("reveal_tip", example=self.reveal_example()), style="dim")
 
     def options_hint(self, v: PlayerView) -> str:
         bids = [a for a in v.legal_actions if isinstance(a, Bid)]
@@ -789,7 +792,7 @@ class _Screen(Narrator):
                 )
             )
         if any(isinstance(a, RevealBid) for a in legal):
-            self.line(self.t("help_reveal"))
+            self.line(self.t("help_reveal", example=self.reveal_example()))
         if rules.cruzado:
             self.line(self.t("help_cruzado"))
         self.line(self.t("commands"), indent=0)

@@ -195,7 +195,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "passed_you": "{name} have passed: raise the standing bid or doubt the pass",
         "you_oblige": "You oblige: choose {choices} ({open}; {closed})",
         "either": "'{first}' or '{second}'",
-        "reveal_tip": "To set dice aside and re-roll the rest, add them to a raise: 5x3 reveal 3,3",
+        "reveal_tip": "To set dice aside and re-roll the rest, add them to a raise: {example}",
         "you_may": "You may: {options}. Type ? for help.",
         "or_lower": "or {actions}",
         "must_choose": "first choose an open or a closed obliging round: {choices}",
@@ -247,7 +247,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "help_oblige_choice": "'{open}' or '{closed}': choose the obliging round's visibility "
         "({open_text}; {closed_text}).",
         "help_reveal": "- raise and set dice aside face up, re-rolling the rest: "
-        "'5x3 reveal 3,3' (the set-aside dice must show the face, or aces if wild)",
+        "'{example}' (the set-aside dice must show the face, or aces if wild)",
         "help_cruzado": "Cruzado: after another player's action you are asked whether to call "
         "the standing bid out of turn (Enter: no; a call word: yes).",
         # Moves and rules.
@@ -296,6 +296,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "risk_called": "{risk} (if called)",
         "risk_doubted": "{risk} (if doubted)",
         # The end.
+        "error": "error: {error}",
+        "players_too_few": "players: {players} seats; a game needs you and at least one bot (2+)",
+        "players_below_min": "players: {players} is below min_players={min}",
+        "players_above_max": "players: {players} is above max_players={max} of these rules",
         "input_ended": "End of input: the game stops here.",
         "interrupted": "Interrupted: the game stops here.",
         "record_saved": "Game record saved: {path}",
@@ -455,7 +459,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "you_oblige": "Obligas: elige {choices} ({open}; {closed})",
         "either": "'{first}' o '{second}'",
         "reveal_tip": "Para apartar dados y volver a tirar el resto, añádelos a una subida: "
-        "5x3 reveal 3,3",
+        "{example}",
         "you_may": "Puedes: {options}. Escribe ? para ayuda.",
         "or_lower": "o {actions}",
         "must_choose": "primero elige una ronda obligada abierta o cerrada: {choices}",
@@ -506,7 +510,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "help_oblige_choice": "'{open}' o '{closed}': elige la visibilidad de la ronda "
         "obligada ({open_text}; {closed_text}).",
         "help_reveal": "- subir y apartar dados boca arriba, volviendo a tirar el resto: "
-        "'5x3 reveal 3,3' (los dados apartados deben mostrar la cara, o ases si son comodines)",
+        "'{example}' (los dados apartados deben mostrar la cara, o ases si son comodines)",
         "help_cruzado": "Cruzado: tras la acción de otro jugador se te pregunta si dudas la "
         "apuesta en pie fuera de turno (Intro: no; una palabra de dudo: sí).",
         # Moves and rules.
@@ -555,6 +559,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "risk_called": "{risk} (si te dudan)",
         "risk_doubted": "{risk} (si dudan el paso)",
         # The end.
+        "error": "error: {error}",
+        "players_too_few": "jugadores: {players}; una partida necesita que juegues tú y al menos "
+        "un bot (2 o más)",
+        "players_below_min": "jugadores: {players} está por debajo de min_players={min}",
+        "players_above_max": "jugadores: {players} supera max_players={max} de estas reglas",
         "input_ended": "Fin de la entrada: la partida se detiene aquí.",
         "interrupted": "Interrumpida: la partida se detiene aquí.",
         "record_saved": "Registro de la partida guardado: {path}",
@@ -714,7 +723,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "you_oblige": "Obblighi: scegli {choices} ({open}; {closed})",
         "either": "'{first}' o '{second}'",
         "reveal_tip": "Per mettere da parte dadi e rilanciare gli altri, aggiungili a un "
-        "rilancio: 5x3 reveal 3,3",
+        "rilancio: {example}",
         "you_may": "Puoi: {options}. Scrivi ? per aiuto.",
         "or_lower": "oppure {actions}",
         "must_choose": "prima scegli un giro obbligato aperto o chiuso: {choices}",
@@ -766,7 +775,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "help_oblige_choice": "'{open}' o '{closed}': scegli la visibilità del giro obbligato "
         "({open_text}; {closed_text}).",
         "help_reveal": "- rilanciare mettendo da parte dadi scoperti e rilanciando gli altri: "
-        "'5x3 reveal 3,3' (i dadi messi da parte devono mostrare la faccia, o assi se sono "
+        "'{example}' (i dadi messi da parte devono mostrare la faccia, o assi se sono "
         "jolly)",
         "help_cruzado": "Cruzado: dopo l'azione di un altro giocatore ti si chiede se dubitare "
         "della puntata in piedi fuori turno (Invio: no; una parola di dubito: sì).",
@@ -817,6 +826,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "risk_called": "{risk} (se ti dubitano)",
         "risk_doubted": "{risk} (se dubitano del passo)",
         # The end.
+        "error": "errore: {error}",
+        "players_too_few": "giocatori: {players}; una partita richiede te e almeno un bot (2 o "
+        "più)",
+        "players_below_min": "giocatori: {players} è sotto min_players={min}",
+        "players_above_max": "giocatori: {players} supera max_players={max} di queste regole",
         "input_ended": "Fine dell'input: la partita si ferma qui.",
         "interrupted": "Interrotta: la partita si ferma qui.",
         "record_saved": "Registrazione della partita salvata: {path}",
