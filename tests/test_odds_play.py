@@ -118,7 +118,7 @@ HINT_WORDS = {
     ),
     "it": (
         "Probabilità da ciò che vedi (2 dadi noti, 2 ignoti; gli assi sono jolly):",
-        ("Puntata in piedi", "regge", "esatta", "Conteggi attesi", "assi", "Rilanci più sicuri"),
+        ("Puntata in corso", "regge", "esatta", "Conteggi attesi", "assi", "Rilanci più sicuri"),
         "Il bot hard giocherebbe",
     ),
 }

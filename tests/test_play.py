@@ -486,7 +486,7 @@ def test_game_words_in_the_chosen_language(tmp_path: Path, lang: str, call: str)
 
 def test_spanish_typing_works_in_any_display_language(tmp_path: Path) -> None:
     human, seed = first_game_with(
-        "Puntata in piedi:", tmp_path, make=lambda s: Human(auto=False), lang="it"
+        "Puntata in corso:", tmp_path, make=lambda s: Human(auto=False), lang="it"
     )
     human = Human(["dudo"], auto=False)
     run(human, tmp_path / "again", seed=seed, lang="it")
@@ -758,7 +758,7 @@ WHOLE_GAME = {
             "antes de tirar.\n",
             "Pierdes 1 dado (no te queda ninguno)\n",
             "Quedas fuera de la partida. Los bots siguen jugando; una línea por ronda:\n",
-            "Ganador: Ana, tras 14 rondas.\n",
+            "Gana la partida Ana, tras 14 rondas.\n",
             "Repaso: tus decisiones más arriesgadas, con las probabilidades que tenías y lo que "
             "habría hecho el bot hard\n",
             "Ronda 4, tú: paso; tu mano no era de paso. Riesgo de perder un dado: 100% (si "
@@ -802,6 +802,8 @@ def test_a_whole_game_in_spanish_and_italian(tmp_path: Path, lang: str) -> None:
         assert sentence in out, sentence
     assert not re.search(wrong_number, out)
     assert re.search(r"\((?:le|gliene|te|te ne) (?:queda|resta) 1\)", out)  # one die left
+    winner = {"es": r"Gana la partida \w+, tras \d+ rondas\.", "it": r"Vince la partita \w+, dopo"}
+    assert re.search(winner[lang], out)
     assert_no_english(out)
 
 
@@ -856,9 +858,9 @@ SCREENS = {
             "Gli assi sono jolly: contano per qualsiasi faccia; una puntata sugli assi conta solo "
             "gli assi.",
             "Ora puoi:\n",
-            "- 'dubito': dubita della puntata in piedi; si mostrano tutti i dadi, e se ne "
+            "- 'dubito': dubita della puntata in corso; si mostrano tutti i dadi, e se ne "
             "corrispondono meno perde un dado chi ha puntato, altrimenti lo perdi tu.\n",
-            "- 'calza': afferma che la puntata in piedi è esatta; se sbagli perdi un dado, se "
+            "- 'calza': afferma che la puntata in corso è esatta; se sbagli perdi un dado, se "
             "indovini vinci un dado (fino a cinque).\n",
             "Probabilità da ciò che vedi (5 dadi noti, 15 ignoti; gli assi sono jolly):\n",
             "Il bot hard giocherebbe ",
@@ -921,8 +923,8 @@ PASS_SCREENS = {
         ["3x3", "suggerimento", "dubito il passo", "esci", "s"],
         [
             "Ana: passo (dichiara una mano speciale)\n",
-            "Puntata in piedi: 3x3 (tre tre), tua\n",
-            "Ana ha passato: rilancia la puntata in piedi o dubita del passo\n",
+            "Puntata in corso: 3x3 (tre tre), tua\n",
+            "Ana ha passato: rilancia la puntata in corso o dubita del passo\n",
             "Il passo di Ana: una mano a caso di 5 dadi è una mano da passo il 13,2% delle volte\n",
             "Tu: dubito il passo (dubita del passo di Ana)\n",
             "Ana ha 3 3 3 6 6, un full: il passo era buono\n",

@@ -335,5 +335,5 @@ class Narrator:
             self.line(self.about("out", e.player), style="red")
         elif isinstance(e, GameOver):
             self.console.print()
-            text = self.about("winner", e.winner, rounds=self.round)
+            text = self.about("winner", e.winner, rounds=counted(self.lang, "rounds", self.round))
             self.line(text, style="bold green", indent=0)

@@ -142,8 +142,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "doubts_pass": "doubts {name}'s pass",
         "doubts_pass_you": "doubts your pass",
         "out_of_turn": " out of turn",
-        "winner": "Winner: {name}, after {rounds} rounds.",
-        "winner_you": "Winner: you! You win the game after {rounds} rounds.",
+        "winner": "Winner: {name}, after {rounds}.",
+        "winner_you": "Winner: you! You win the game after {rounds}.",
         "decimal_mark": ".",
         "you_name": "You",
         # The opening lines.
@@ -404,8 +404,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "doubts_pass": "duda el paso de {name}",
         "doubts_pass_you": "duda tu paso",
         "out_of_turn": " fuera de turno",
-        "winner": "Ganador: {name}, tras {rounds} rondas.",
-        "winner_you": "¡Has ganado! Ganas la partida tras {rounds} rondas.",
+        "winner": "Gana la partida {name}, tras {rounds}.",
+        "winner_you": "¡Has ganado! Ganas la partida tras {rounds}.",
         "decimal_mark": ",",
         "you_name": "Tú",
         # The opening lines.
@@ -616,8 +616,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "how_to": "Come giocare il tuo turno:",
         "your_dice": "I tuoi dadi: ",
         "this_round": "Questo giro: {bids}",
-        "standing": "Puntata in piedi: {bid} di {name}",
-        "standing_you": "Puntata in piedi: {bid}, tua",
+        "standing": "Puntata in corso: {bid} di {name}",
+        "standing_you": "Puntata in corso: {bid}, tua",
         "lowest_openings": "Aperture più basse",
         "lowest_raises": "Rilanci più bassi",
         "more_bids": " ... ({count} in tutto: 'mosse' le elenca)",
@@ -668,8 +668,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "doubts_pass": "dubita del passo di {name}",
         "doubts_pass_you": "dubita del tuo passo",
         "out_of_turn": " fuori turno",
-        "winner": "Vincitore: {name}, dopo {rounds} giri.",
-        "winner_you": "Hai vinto! Vinci la partita dopo {rounds} giri.",
+        "winner": "Vince la partita {name}, dopo {rounds}.",
+        "winner_you": "Hai vinto! Vinci la partita dopo {rounds}.",
         "decimal_mark": ",",
         "you_name": "Tu",
         # The opening lines.
@@ -718,8 +718,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "tranne la tua)",
         "you_see": "Vedi: {hands}",
         "face_up": "Scoperti: {hands}",
-        "passed": "{name} ha passato: rilancia la puntata in piedi o dubita del passo",
-        "passed_you": "Hai passato: chi segue rilancia la puntata in piedi o dubita del passo",
+        "passed": "{name} ha passato: rilancia la puntata in corso o dubita del passo",
+        "passed_you": "Hai passato: chi segue rilancia la puntata in corso o dubita del passo",
         "you_oblige": "Obblighi: scegli {choices} ({open}; {closed})",
         "either": "'{first}' o '{second}'",
         "reveal_tip": "Per mettere da parte dadi e rilanciare gli altri, aggiungili a un "
@@ -762,14 +762,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "({low_words} ... {high_words})",
         "help_open_one": "- aprire il giro con l'unica puntata possibile: {low} ({low_words})",
         "help_raise_one": "- rilanciare con l'unica puntata rimasta: {low} ({low_words})",
-        "help_call": "'{word}': dubita della puntata in piedi; si mostrano tutti i dadi, e se "
+        "help_call": "'{word}': dubita della puntata in corso; si mostrano tutti i dadi, e se "
         "ne corrispondono meno perde un dado chi ha puntato, altrimenti lo perdi tu.",
-        "help_spot_on": "'{word}': afferma che la puntata in piedi è esatta; se sbagli perdi "
+        "help_spot_on": "'{word}': afferma che la puntata in corso è esatta; se sbagli perdi "
         "un dado, se indovini {reward}.",
         "reward_gain": "vinci un dado (fino a cinque)",
         "reward_cancel": "il giro si annulla: nessuno perde un dado e si rilanciano i dadi",
         "help_pass": "'{word}': dichiara una mano speciale ({hands}) e passa avanti la puntata "
-        "in piedi; il giocatore successivo può rilanciarla o dubitare del passo.",
+        "in corso; il giocatore successivo può rilanciarla o dubitare del passo.",
         "help_doubt_pass": "'{word}': dubita del passo; si mostrano i dadi di chi ha passato, e "
         "se la mano è valida perdi un dado, altrimenti lo perde chi ha passato.",
         "help_oblige_choice": "'{open}' o '{closed}': scegli la visibilità del giro obbligato "
@@ -778,7 +778,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "'{example}' (i dadi messi da parte devono mostrare la faccia, o assi se sono "
         "jolly)",
         "help_cruzado": "Cruzado: dopo l'azione di un altro giocatore ti si chiede se dubitare "
-        "della puntata in piedi fuori turno (Invio: no; una parola di dubito: sì).",
+        "della puntata in corso fuori turno (Invio: no; una parola di dubito: sì).",
         # Moves and rules.
         "nothing_to_do": "Ora non hai niente da fare.",
         "bids_count": "Puntate ({count}):",
@@ -796,7 +796,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "known_many": "{count} dadi noti",
         "unknown_one": "{count} ignoto",
         "unknown_many": "{count} ignoti",
-        "hint_standing": "Puntata in piedi {bid}: regge {true}, esatta {exact}",
+        "hint_standing": "Puntata in corso {bid}: regge {true}, esatta {exact}",
         "expected_counts": "Conteggi attesi: {counts}",
         "safest_openings": "Aperture più sicure: {bids}",
         "safest_raises": "Rilanci più sicuri: {bids}",
