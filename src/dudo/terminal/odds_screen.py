@@ -3,8 +3,9 @@
 The numbers come from :func:`dudo.odds.bid_odds`; this module reads the command line's
 text (a bid in any notation, dice as ``1,3,3,5,6``) and prints the answer: the chance the
 bid is true and exactly right, then a table with each face's expected count and its highest
-bid that is at least even money, with the bid one higher. Exit codes: 0, or 2 for bad input
-(one line saying what was wrong).
+bid that is at least even money, with the bid one higher, all in the language given
+(``lang``; a decimal comma in Spanish and Italian). Exit codes: 0, or 2 for bad input (one
+line saying what was wrong; its reason is English).
 """
 
 from __future__ import annotations
