@@ -35,6 +35,7 @@ from .conftest import (
     new_table,
     words,
 )
+from .test_accessibility import serious_problems
 from .test_browser import screenshot_dir
 
 pytestmark = pytest.mark.skipif(
@@ -88,14 +89,8 @@ class Turn:
         self.watcher.until(found, f"{action} played by player {me}")
 
 
-def my_turn_with_all_dice(mine: Player, watcher: Player) -> bool:
-    """Wait until the seat's connection may act; True when it is its turn, a bid stands and all
-    30 dice are still in play (no round ended before)."""
-    mine.until(lambda f: f["type"] == "update" and bool(f["view"]["legal"]), "my turn", 20)
-    view = mine.view
-    assert view is not None
-    mine.sync()
-    watcher.sync()
+def all_dice_and_a_bid(view: Json) -> bool:
+    """My turn, a bid stands and all 30 dice are still in play (no round ended before)."""
     return (
         view["to_move"] == view["viewer"]
         and sum(view["dice_counts"]) == DICE
@@ -103,24 +98,50 @@ def my_turn_with_all_dice(mine: Player, watcher: Player) -> bool:
     )
 
 
+def a_reveal_bid(view: Json) -> bool:
+    """My turn, and I may bid with reveal-and-reroll."""
+    return view["to_move"] == view["viewer"] and bool(view["legal_reveals"])
+
+
+def my_turn_is(mine: Player, watcher: Player, wanted: Callable[[Json], bool]) -> bool:
+    """Wait until the seat's connection may act; whether its view is ``wanted``."""
+    mine.until(lambda f: f["type"] == "update" and bool(f["view"]["legal"]), "my turn", 20)
+    mine.sync()
+    watcher.sync()
+    assert mine.view is not None
+    return wanted(mine.view)
+
+
 @contextmanager
 def turn_at_full_table(
-    browser: Browser, server: LiveServer, viewport: dict[str, int], lang: str
+    browser: Browser,
+    server: LiveServer,
+    viewport: dict[str, int],
+    lang: str,
+    wanted: Callable[[Json], bool] = all_dice_and_a_bid,
+    options: Json | None = None,
 ) -> Iterator[Turn]:
-    """A new table of one person and five bots whose first turn comes with a bid standing and
-    30 dice in play (tables are dealt until one does), and the person's page on that turn."""
+    """A new table of one person and five bots whose first turn is ``wanted`` (by default: a
+    bid standing and 30 dice in play; tables are dealt until one is), and the person's page on
+    that turn."""
     for _attempt in range(12):
-        created = new_table(server, seats=SEATS, bots=["easy"] * (SEATS - 1), turn_seconds=0)
+        created = new_table(
+            server,
+            seats=SEATS,
+            bots=["easy"] * (SEATS - 1),
+            turn_seconds=0,
+            options=options or {},
+        )
         code, token = created["code"], created["token"]
         mine = Player(server, code, token, name="Ana")
         watcher = Player(server, code, None, name="watcher")
         host_post(server, code, "start", token)
-        if my_turn_with_all_dice(mine, watcher):
+        if my_turn_is(mine, watcher, wanted):
             break
         mine.close()
         watcher.close()
     else:
-        raise AssertionError("no table gave Ana a turn with a bid standing and 30 dice")
+        raise AssertionError("no table gave Ana the turn the test needs")
     context = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
     context.add_init_script(
         f"localStorage.setItem('dudo.lang', {json.dumps(lang)});"
@@ -335,8 +356,12 @@ def test_the_full_grid_opens_with_one_tap_and_a_greyed_bid_explains_itself(
         page = turn.page
         sheet = page.locator("#bid-sheet")
         expect(sheet).to_be_hidden()
+        found = {"the quick entry": serious_problems(page)}
         page.click("#bid-grid-toggle")
         expect(sheet).to_be_visible()
+        page.wait_for_timeout(400)  # the sheet pops in
+        found["the full grid"] = serious_problems(page)
+        assert not any(found.values()), json.dumps(found, indent=1)
         legal = {f"{q}x{f}" for q, f in turn.legal_bids()}
         greyed = page.locator('#bid-picker .bid-cell[aria-disabled="true"]').first
         bid = greyed.get_attribute("data-bid")
@@ -349,6 +374,12 @@ def test_the_full_grid_opens_with_one_tap_and_a_greyed_bid_explains_itself(
         expect(explain).to_contain_text(": ")  # the bid, then the server's reason
         page.wait_for_timeout(200)
         page.screenshot(path=str(screenshot_dir() / "bid-entry-grid-phone-it.png"))
+        # Escape closes it, and the focus goes back to the button that opened it.
+        page.keyboard.press("Escape")
+        expect(sheet).to_be_hidden()
+        expect(page.locator("#bid-grid-toggle")).to_be_focused()
+        page.click("#bid-grid-toggle")
+        expect(sheet).to_be_visible()
         # A legal cell chooses its bid and closes the sheet; Bid confirms it.
         cell = page.locator('#bid-picker .bid-cell[aria-disabled="false"]').nth(2)
         chosen = cell.get_attribute("data-bid")
@@ -360,3 +391,36 @@ def test_the_full_grid_opens_with_one_tap_and_a_greyed_bid_explains_itself(
         expect(page.locator("#bid-send")).to_be_focused()
         page.click("#bid-send")
         turn.played(chosen or "")
+
+
+def test_a_reveal_and_reroll_bid_is_one_tap_from_its_bid(
+    browser: Browser, seeded: InProcessServer
+) -> None:
+    with turn_at_full_table(
+        browser, seeded, PHONE, "es", wanted=a_reveal_bid, options={"reveal_reroll": True}
+    ) as turn:
+        page = turn.page
+        action = turn.view["legal_reveals"][0]
+        bid, shown = action.split(" reveal ")
+        page.click("#bid-grid-toggle")
+        cell = page.locator(f'#bid-picker .bid-cell[data-bid="{bid}"]')
+        cell.scroll_into_view_if_needed()
+        cell.click()
+        expect(page.locator("#bid-send")).to_have_attribute("data-action", bid)
+        reveal = page.locator(f'#bid-confirm .reveal-bid[data-action="{action}"]')
+        expect(reveal).to_be_visible()
+        reveal.click()
+        me = turn.view["viewer"]
+        turn.watcher.until(
+            lambda f: (
+                f["type"] == "update"
+                and any(
+                    e["type"] == "BidMade"
+                    and e["player"] == me
+                    and e["bid"] == bid
+                    and [str(d) for d in e["revealed"]] == shown.split(",")
+                    for e in f["events"]
+                )
+            ),
+            f"{action} played",
+        )

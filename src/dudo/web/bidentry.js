@@ -296,7 +296,6 @@ function typedError(text, code) {
   const box = $("bid-text-error");
   box.textContent = text;
   box.dataset.code = code;
-  box.hidden = !text;
   $("bid-text").setAttribute("aria-invalid", text ? "true" : "false");
 }
 
@@ -326,10 +325,10 @@ export function typedAnswer(frame) {
     E.hooks.act(frame.action);
     return true;
   }
-  let problem = frame.problem || t("game.not_allowed");
-  // The engine names the bid in notation first ("5x3: ..."): the text typed says it already.
-  problem = problem.replace(/^\d+x\d+(?: reveal [\d,]+)?: /, "");
-  typedError(t("bid.type_refused", { text: frame.action, problem }), "illegal");
+  const problem = frame.problem || t("game.not_allowed");
+  // A reason that starts by naming the bid ("1x2 does not raise 3x4") needs no echo of the text.
+  const named = /^\d+x\d+\b/.test(problem);
+  typedError(named ? problem : t("bid.type_refused", { text: frame.action, problem }), "illegal");
   return true;
 }
 
@@ -354,7 +353,25 @@ function typing(target) {
   );
 }
 
+/** Tab stays inside the open sheet (a modal dialog), going round from its last control. */
+function keepFocusInSheet(event) {
+  const sheet = $("bid-sheet");
+  if (event.key !== "Tab" || sheet.hidden) return;
+  const stops = [...sheet.querySelectorAll("button")].filter((b) => b.offsetParent !== null);
+  if (!stops.length) return;
+  const first = stops[0];
+  const last = stops[stops.length - 1];
+  if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (document.activeElement === last || !sheet.contains(document.activeElement))) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
 function onKey(event) {
+  keepFocusInSheet(event);
   if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
   if (typing(event.target) || !$("reveal").hidden || $("actions").hidden) return;
   const key = event.key.toLowerCase();

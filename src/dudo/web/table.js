@@ -50,7 +50,7 @@
 import "/static/pwa.js";
 import { ApiError, api, forgetSeatToken, saveSeatToken, seatToken } from "/static/api.js";
 import { bidNode, dieEl, renderDice } from "/static/dice.js";
-import { initBidEntry, markKeys, renderBidEntry, resetBidEntry, typedAnswer, typedRefused } from "/static/bidentry.js";
+import { closeSheet, initBidEntry, markKeys, renderBidEntry, resetBidEntry, typedAnswer, typedRefused } from "/static/bidentry.js";
 import {
   actionText,
   callWord,
@@ -691,11 +691,15 @@ function renderActions() {
   const box = $("actions");
   if (!inGame() || !v) {
     box.hidden = true;
+    closeSheet();
     return;
   }
   const legal = v.legal || [];
   box.hidden = legal.length === 0 || v.phase === "over";
-  if (box.hidden) return;
+  if (box.hidden) {
+    closeSheet();
+    return;
+  }
   $("actions-heading").textContent = myTurn() ? t("game.your_move") : t("game.out_of_turn");
   const has = (a) => legal.includes(a);
   // Obliger's choice.
