@@ -214,6 +214,7 @@ def test_the_whole_move_is_on_the_screen_without_scrolling(
             "#bid-send",
             "#bid-grid-toggle",
             "#bid-text",
+            "#bid-keys",
             "#my-dice",
         ):
             on_screen(page, selector)
@@ -308,10 +309,12 @@ def test_typed_bids_in_notation_and_in_spanish_words(
         field.fill(low)
         page.click("#bid-text-send")
         expect(error).to_have_attribute("data-code", "illegal")
-        expect(error).to_contain_text(low)
+        refused = said["bid.type_refused"].replace("{text}", low).split("{problem}")[0]
+        expect(error).to_contain_text(refused)
         assert not turn.watcher.updates_since_sync(), "a refused bid changed the game"
         assert main.get_attribute("data-turn") == turn_before
         expect(field).to_have_value(low)  # kept, to be corrected
+        page.screenshot(path=str(screenshot_dir() / "bid-entry-typed-refused-phone-es.png"))
 
         # Spanish words, as a person says them: "cinco trenes".
         quantity, face = turn.legal_bids()[0]
@@ -338,6 +341,7 @@ def test_the_d_key_calls(browser: Browser, seeded: InProcessServer) -> None:
         call = page.locator("#action-call")
         expect(call.locator("kbd")).to_have_text("D")
         expect(call).to_have_attribute("aria-keyshortcuts", "D")
+        expect(page.locator("#bid-keys")).to_have_text(words("it")["bid.keys"])
         # In the field a d is a letter, not a call.
         page.locator("#bid-text").fill("d")
         page.locator("#bid-text").press("d")

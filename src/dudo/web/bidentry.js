@@ -325,10 +325,9 @@ export function typedAnswer(frame) {
     E.hooks.act(frame.action);
     return true;
   }
+  // The verdict in the page's language, then the engine's reason.
   const problem = frame.problem || t("game.not_allowed");
-  // A reason that starts by naming the bid ("1x2 does not raise 3x4") needs no echo of the text.
-  const named = /^\d+x\d+\b/.test(problem);
-  typedError(named ? problem : t("bid.type_refused", { text: frame.action, problem }), "illegal");
+  typedError(t("bid.type_refused", { text: frame.action, problem }), "illegal");
   return true;
 }
 
