@@ -194,7 +194,7 @@ def touch_size(page: Page, selector: str) -> None:
             assert box is not None and box["width"] >= 44 and box["height"] >= 44, (selector, box)
 
 
-@pytest.mark.parametrize("lang", ["es", "it"])
+@pytest.mark.parametrize("lang", ["en", "es", "it"])
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_whole_move_is_on_the_screen_without_scrolling(
     browser: Browser, seeded: InProcessServer, size: str, lang: str
