@@ -337,7 +337,8 @@ def test_the_panel_shows_the_odds_of_dudo_odds_in_the_pages_language(
         cell = page.locator(f'#learner-expected [data-face="{face}"] .learner-value')
         expect(cell).to_have_text(one_decimal(float(odds.expected[face]), lang))
 
-    # Focusing a bid of the picker shows that bid's chance.
+    # Pointing at a bid of the full grid shows that bid's chance; picking it keeps it shown.
+    page.click("#bid-grid-toggle")
     cell = page.locator('#bid-picker .bid-cell[aria-disabled="false"]').nth(20)
     bid = cell.get_attribute("data-bid")
     assert bid

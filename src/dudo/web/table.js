@@ -26,16 +26,14 @@
 //   Turn:    document.title starts with the turn marker and link[rel=icon] is
 //            /static/favicon-turn.svg while it is my turn; #sound-toggle (checkbox, in
 //            #cue-pref, shown to players); main data-turn-cues counts the turn cues given
-//   Acting:  #actions (shown when I have a legal action), #bid-picker: a grid of
-//            button.bid-cell[data-bid="3x4"]; legal ones aria-disabled="false", illegal ones
-//            aria-disabled="true" (still clickable: sends `explain`, answer in #bid-explain
-//            with data-legal="false" and data-action; Playwright treats aria-disabled buttons
-//            as not enabled, so click them with force=True).
-//            Clicking a legal cell selects it (aria-pressed="true") and fills #bid-confirm:
-//            #bid-send (data-action="3x4") plays the bid; button.reveal-bid[data-action=
-//            "3x4 reveal 4,4"] play reveal-and-reroll bids. Clicking the selected cell again
-//            also plays it. #action-call, #action-spot-on, #action-pass, #action-doubt-pass,
-//            #action-open, #action-closed (hidden unless legal). All carry data-action.
+//   Acting:  #actions (shown when I have a legal action): the quick entry, the full grid in
+//            #bid-sheet and the typing field (hooks in bidentry.js: #bid-faces, #bid-less,
+//            #bid-more, #bid-quantity, #bid-send[data-action], #bid-grid-toggle, #bid-picker >
+//            button.bid-cell[data-bid], #bid-text, #bid-text-error); greyed choices are
+//            aria-disabled="true" (Playwright: click them with force=True) and answer in
+//            #bid-explain (data-legal="false", data-action). #action-call, #action-spot-on,
+//            #action-pass, #action-doubt-pass, #action-open, #action-closed (hidden unless
+//            legal). All carry data-action.
 //   Reveal:  #reveal (dialog over the page: dismiss it before clicking anything else;
 //            data-bid, data-count, data-claim, data-losers = names),
 //            #reveal-hands > li[data-player] > .dice > .die (.counted = matched the bid),
@@ -53,10 +51,10 @@
 import "/static/pwa.js";
 import { ApiError, api, forgetSeatToken, saveSeatToken, seatToken } from "/static/api.js";
 import { bidNode, dieEl, renderDice } from "/static/dice.js";
+import { closeSheet, initBidEntry, markKeys, renderBidEntry, resetBidEntry, typedAnswer, typedRefused } from "/static/bidentry.js";
 import {
   actionText,
   callWord,
-  faceName,
   lang,
   onLangChange,
   parseBid,
@@ -91,8 +89,6 @@ const S = {
   events: [], // every event of the current game, in order (re-narrated on a language change)
   claim: null, // the Called / SpotOnClaimed / PassDoubted the next reveal decides
   reveal: null, // {event, claim, outcomes: [], roundOver, dismissed}
-  selected: null, // the selected bid, "3x4"
-  pickerKey: "",
   pending: false,
   pendingTimer: null,
   presets: null,
@@ -197,8 +193,8 @@ function onUpdate(frame) {
     S.events = [];
     S.claim = null;
     S.reveal = null;
-    S.selected = null;
     S.autoNotice = null;
+    resetBidEntry();
     $("events").replaceChildren();
   }
   S.game = frame.game;
@@ -248,7 +244,7 @@ function onFrame(frame) {
       onUpdate(frame);
       break;
     case "explain":
-      showExplain(frame);
+      if (!typedAnswer(frame)) showExplain(frame);
       break;
     case "hints":
     case "odds":
@@ -259,7 +255,7 @@ function onFrame(frame) {
     case "error":
       if (frame.for && learnerFrame(frame)) break; // a hint refused: the learner panel's
       clearPending();
-      toast(frame.message || frame.code, "error");
+      if (!typedRefused(frame)) toast(frame.message || frame.code, "error");
       if (frame.code === "no_table") {
         S.table = null;
         $("table-main").dataset.status = "missing";
@@ -308,12 +304,20 @@ function act(action) {
   renderActions();
 }
 
-function explain(action) {
-  const box = $("bid-explain");
-  box.dataset.legal = "";
-  box.dataset.action = action;
-  box.textContent = t("game.explaining", { bid: actionText(action) });
-  if (!socket || !socket.send({ type: "explain", action })) toast(t("conn.not_sent"), "error");
+/** Ask the server whether `action` is legal now and why not; `quiet`: without saying so in
+ *  #bid-explain (typed text answers by its field). True when the frame was sent. */
+function explain(action, { quiet = false } = {}) {
+  if (!quiet) {
+    const box = $("bid-explain");
+    box.dataset.legal = "";
+    box.dataset.action = action;
+    box.textContent = t("game.explaining", { bid: actionText(action) });
+  }
+  if (!socket || !socket.send({ type: "explain", action })) {
+    toast(t("conn.not_sent"), "error");
+    return false;
+  }
+  return true;
 }
 
 function showExplain(frame) {
@@ -698,12 +702,13 @@ function renderActions() {
   const box = $("actions");
   if (!inGame() || !v) {
     box.hidden = true;
+    closeSheet();
     return;
   }
   const legal = v.legal || [];
   box.hidden = legal.length === 0 || v.phase === "over";
   if (box.hidden) {
-    S.selected = null;
+    closeSheet();
     return;
   }
   $("actions-heading").textContent = myTurn() ? t("game.your_move") : t("game.out_of_turn");
@@ -717,10 +722,11 @@ function renderActions() {
   setButton("action-spot-on", has("spot-on"), t("act.spot_on"));
   setButton("action-pass", has("pass"), t("act.pass"));
   setButton("action-doubt-pass", has("doubt-pass"), t("act.doubt_pass"));
+  markKeys();
   // Bids.
   const bids = v.legal_bids || [];
   $("bid-area").hidden = bids.length === 0;
-  if (bids.length) renderPicker();
+  renderBidEntry(v, S.game);
   for (const b of box.querySelectorAll("button")) b.toggleAttribute("data-pending", S.pending);
   for (const b of box.querySelectorAll("button[data-action]")) b.disabled = S.pending;
 }
@@ -729,116 +735,6 @@ function setButton(id, visible, label) {
   const b = $(id);
   b.hidden = !visible;
   b.textContent = label;
-}
-
-function pickerRange(v) {
-  const bids = v.legal_bids || [];
-  const total = (v.dice_counts || []).reduce((a, b) => a + b, 0);
-  let low = Math.min(...bids.map(([q]) => q));
-  const standing = parseBid(v.standing_bid);
-  if (standing) low = Math.min(low, standing.quantity);
-  const high = Math.max(total, ...bids.map(([q]) => q));
-  return { low: Math.max(1, low), high };
-}
-
-function renderPicker() {
-  const v = S.view;
-  const picker = $("bid-picker");
-  const key = `${S.game}|${v.turn}|${lang()}|${(v.legal || []).join(",")}`;
-  if (key !== S.pickerKey) {
-    S.pickerKey = key;
-    S.selected = null;
-    $("bid-explain").textContent = "";
-    const legal = new Set((v.legal_bids || []).map(([q, f]) => `${q}x${f}`));
-    const faces = v.faces || 6;
-    const { low, high } = pickerRange(v);
-    const head = el("tr");
-    for (let f = 1; f <= faces; f++) {
-      head.append(el("th", { scope: "col", title: faceName(f, true) }, dieEl(f, { label: faceName(f, true) })));
-    }
-    const body = el("tbody");
-    for (let q = low; q <= high; q++) {
-      const row = el("tr", { dataset: { quantity: q } });
-      for (let f = 1; f <= faces; f++) {
-        const bid = `${q}x${f}`;
-        const ok = legal.has(bid);
-        const words = `${q} × ${faceName(f, q !== 1)}`;
-        const button = el(
-          "button",
-          {
-            type: "button",
-            class: `bid-cell${ok ? "" : " illegal"}`,
-            dataset: { bid },
-            "aria-disabled": ok ? "false" : "true",
-            "aria-pressed": "false",
-            "aria-label": ok ? words : `${words} (${t("game.not_allowed")})`,
-          },
-          String(q),
-          dieEl(f, { size: "mini", decorative: true }),
-        );
-        button.addEventListener("click", () => pickBid(bid, ok));
-        // The learner panel (hints on) shows the chance of the bid pointed at.
-        for (const kind of ["mouseenter", "focus"]) button.addEventListener(kind, () => learnerBid(bid));
-        row.append(el("td", {}, button));
-      }
-      body.append(row);
-    }
-    picker.replaceChildren(el("table", {}, el("thead", {}, head), body));
-    picker.scrollTop = 0;
-  }
-  for (const cell of picker.querySelectorAll(".bid-cell")) {
-    cell.setAttribute("aria-pressed", String(cell.dataset.bid === S.selected));
-  }
-  renderConfirm();
-}
-
-function pickBid(bid, ok) {
-  if (!ok) {
-    explain(bid);
-    return;
-  }
-  if (S.selected === bid) {
-    act(bid);
-    return;
-  }
-  S.selected = bid;
-  learnerBid(bid);
-  $("bid-explain").textContent = "";
-  renderPicker();
-}
-
-function renderConfirm() {
-  const box = $("bid-confirm");
-  const v = S.view;
-  if (!S.selected) {
-    box.hidden = true;
-    box.replaceChildren();
-    return;
-  }
-  box.hidden = false;
-  const send = el(
-    "button",
-    { type: "button", id: "bid-send", class: "primary big", dataset: { action: S.selected } },
-    tNodes("act.bid", { bid: bidNode(S.selected) }),
-  );
-  send.addEventListener("click", () => act(S.selected));
-  send.disabled = S.pending;
-  const buttons = [send];
-  const reveals = (v.legal_reveals || (v.legal || []).filter((a) => / reveal /.test(a))).filter(
-    (a) => a.startsWith(`${S.selected} reveal `),
-  );
-  for (const action of reveals) {
-    const b = parseBid(action);
-    const button = el(
-      "button",
-      { type: "button", class: "reveal-bid", dataset: { action } },
-      t("act.reveal_bid", { dice: b.reveal.join(", ") }),
-    );
-    button.addEventListener("click", () => act(action));
-    button.disabled = S.pending;
-    buttons.push(button);
-  }
-  box.replaceChildren(...buttons);
 }
 
 function renderGameOver() {
@@ -1141,6 +1037,7 @@ function bindControls() {
     renderReveal();
   });
   $("reveal-skip").addEventListener("click", skipReveal);
+  initBidEntry({ act, explain, pending: () => S.pending, view: () => S.view, pointed: learnerBid });
   $("reveal").addEventListener("click", (e) => {
     if (e.target === $("reveal")) $("reveal-dismiss").click();
   });
@@ -1159,7 +1056,6 @@ function bindControls() {
   document.addEventListener("pointerdown", () => cueEnabled() && primeAudio(), { passive: true });
   onLangChange(() => {
     document.title = pageTitle();
-    S.pickerKey = "";
     onSocketStatus(socket ? socket.status : "idle");
     rebuildFeed();
     render();
