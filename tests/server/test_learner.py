@@ -350,10 +350,13 @@ def test_the_panel_shows_the_odds_of_dudo_odds_in_the_pages_language(
     expect(page.locator("#learner-bid-chance")).to_have_text(percent(float(chance), lang))  # type: ignore[arg-type]
 
     # What hard would play.
-    page.click("#learner-suggest")
+    # Asked from the keyboard: the answer comes and the focus stays on the button.
+    page.focus("#learner-suggest")
+    page.keyboard.press("Enter")
     seed = suggestion_seed(live_view(server, code)[2], turn, 0)
     advice = make_bot("hard", random.Random(seed)).choose(view)
     expect(page.locator("#learner-suggestion")).to_have_attribute("data-action", str(advice))
+    expect(page.locator("#learner-suggest")).to_be_focused()
     page.locator("#learner").scroll_into_view_if_needed()
     page.screenshot(path=str(screenshot_dir() / f"{shot}.png"), full_page=True)
     assert serious_problems(page) == []

@@ -137,6 +137,13 @@ function chanceSpan(id, chance) {
 }
 
 function renderPanel(panel) {
+  // The panel is redrawn whole; a keyboard user who pressed its button keeps the focus there.
+  const focused = panel.contains(document.activeElement) ? document.activeElement.id : "";
+  draw(panel);
+  if (focused && !panel.contains(document.activeElement)) document.getElementById(focused)?.focus({ preventScroll: true });
+}
+
+function draw(panel) {
   const ctx = L.ctx;
   const h = L.hints && L.hints.turn === ctx.view.turn ? L.hints : null;
   panel.dataset.turn = h ? String(h.turn) : "";
@@ -196,9 +203,10 @@ function renderPanel(panel) {
   const mine = ctx.view.legal && ctx.view.legal.length > 0;
   if (mine) {
     const ask = el("button", { type: "button", id: "learner-suggest", class: "small" }, t("learner.suggest"));
-    ask.disabled = L.suggesting;
+    // aria-disabled, not disabled: a disabled button would drop the keyboard focus.
+    ask.setAttribute("aria-disabled", String(L.suggesting));
     ask.addEventListener("click", () => {
-      if (ctx.send({ type: "suggest" })) {
+      if (!L.suggesting && ctx.send({ type: "suggest" })) {
         L.suggesting = true;
         renderPanel(panel);
       }
