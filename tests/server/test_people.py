@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import time
+from functools import partial
 
 from .conftest import (
     Json,
@@ -199,6 +200,10 @@ def test_the_host_may_remove_a_person_who_never_answers(shared_server: LiveServe
         assert host_post(shared_server, code, "rematch", ana)["status"] == "playing"
 
 
+def of_game(game: int, frame: Json) -> bool:
+    return bool(frame["type"] == "update" and frame["game"] == game)
+
+
 def scores(table: Json) -> dict[str, tuple[int, int]]:
     return {s["name"]: (s["wins"], s["played"]) for s in table["seats"] if s["name"]}
 
@@ -226,7 +231,7 @@ def test_the_running_score_and_the_host_survive_a_restart(live_server: ServerFac
                 post(server, code, "ready", token)
             second = host_post(server, code, "rematch", ana)["game"]
             for p in players:
-                p.until(lambda f, g=second: f["type"] == "update" and f["game"] == g, "game 2")
+                p.until(partial(of_game, second), "game 2")
     assert sum(wins for wins, _ in expected.values()) == 2
     for p in players:
         p.close()
