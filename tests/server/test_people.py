@@ -246,3 +246,30 @@ def test_the_running_score_and_the_host_survive_a_restart(live_server: ServerFac
     post(server, code, "ready", bo)
     again = post(server, code, "rematch", bo)
     assert again["_status"] == 200 and again["status"] == "playing", again
+
+
+def test_a_host_away_during_a_game_hands_the_table_on_when_the_stand_in_comes(
+    shared_server: LiveServer,
+) -> None:
+    created = new_table(shared_server, seats=3, bots=["easy"], grace_seconds=1, bot_seconds=0.5)
+    code, ana = created["code"], created["token"]
+    bo = join(shared_server, code, "Bo")["token"]
+    ana_socket = Player(shared_server, code, ana, name="Ana")
+    with Player(shared_server, code, bo, name="Bo") as bo_socket:
+        host_post(shared_server, code, "start", ana)
+        bo_socket.until(lambda f: f["type"] == "update", "the game's first update")
+        ana_socket.close()
+        frame = bo_socket.until(
+            lambda f: f["type"] == "table" and f["table"]["host"] == 2,
+            "Bo made host once Ana's grace period ran out",
+        )
+        seats = frame["table"]["seats"]
+        assert seats[2]["host"] and not seats[0]["host"]
+        # Ana's token no longer gives host commands; a stand-in plays her seat.
+        refused = post(shared_server, code, "bots", ana, level="easy")
+        assert refused["_status"] == 403 and "host" in refused["detail"], refused
+        deadline = time.monotonic() + 5
+        while not get_table(shared_server, code)["seats"][0]["autoplay"]:
+            assert time.monotonic() < deadline, "no stand-in took Ana's seat"
+            time.sleep(0.1)
+    ana_socket.close()
