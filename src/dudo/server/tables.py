@@ -59,10 +59,10 @@ STAND_IN_LEVEL = "easy"
 #: Seconds between tries of an automatic move or a record the store did not take: doubling
 #: from the first to the last, then the last again until the store answers.
 RETRY_FIRST, RETRY_LAST = 0.5, 5.0
-#: The answer to a request whose write the store did not take.
 #: Seconds nobody may be connected to the host's seat, while another person is, before the
 #: host role passes to that person, when the table has no grace period of its own.
 HOST_AWAY_SECONDS = 30
+#: The answer to a request whose write the store did not take.
 STORE_DOWN = (
     "the database is not answering right now, so nothing was changed; try again in a moment"
 )
