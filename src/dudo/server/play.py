@@ -208,7 +208,7 @@ def welcome(table: Table, connection: Connection, hello: dict[str, Any]) -> bool
                 "type": "welcome",
                 "seat": connection.seat,
                 "player": table.player_of(seat),
-                "host": connection.seat == 0,
+                "host": connection.seat is not None and connection.seat == table.host,
                 "protocol": PROTOCOL_VERSION,
             }
         )

@@ -43,7 +43,8 @@
 //            prefers-reduced-motion it opens at done. A dismissed reveal is remembered in
 //            localStorage "dudo.reveal.<CODE>" ({game, seq}) so a reload does not show it again.
 //   Over:    #game-over (data-winner = winner's name), #winner-name, #replay-link
-//            (/games/<id>), #rematch-button (host), #rematch-wait
+//            (/games/<id>), #rematch-button (host), #rematch-wait; the people, their score
+//            and Ready/Leave: see people.js. Lobby: #leave-table. Avatars: see avatar.js.
 //   Hints:   #lobby-hints; #learner and #learner-review (in #game-over): see learner.js
 //   Feed:    #events > li[data-seq][data-type] (aria-live)
 //   Other:   #toast (server error frames, data-kind), #lang-select
@@ -63,6 +64,8 @@ import {
 } from "/static/i18n.js";
 import { learnerBid, learnerFrame, learnerRender } from "/static/learner.js";
 import { countsForReveal, handName, narrateEvent } from "/static/narrate.js";
+import { avatar } from "/static/avatar.js";
+import { renderRematch, renderScores } from "/static/people.js";
 import { botLevelLabel, presetSummary, renderRulesList } from "/static/rules.js";
 import { TableSocket } from "/static/socket.js";
 import { cueEnabled, markTab, primeAudio, setCueEnabled, turnCue } from "/static/turncue.js";
@@ -356,9 +359,33 @@ async function hostCall(method, path, body) {
   }
 }
 
+/** Give up my seat (in the lobby or after a game): I watch on, and can join again. */
+async function leaveTable() {
+  try {
+    const table = await api(`/api/tables/${encodeURIComponent(S.code)}/leave`, {
+      method: "POST",
+      token: S.token,
+    });
+    forgetSeatToken(S.code);
+    S.token = null;
+    S.seat = null;
+    S.host = false;
+    if (socket) socket.token = null; // a reconnection watches
+    if (table && table.code) takeTable(table);
+    render();
+    toast(t("people.left"), "ok", 2500);
+  } catch (err) {
+    toast(err.detail || err.message, "error");
+  }
+}
+
 // ---------------------------------------------------------------------------- rendering
 
 function render() {
+  // The host role can pass on: the table says whose it is, and the controls follow at once.
+  const wasHost = S.host;
+  if (S.table && S.seat != null) S.host = !!S.table.seats?.[S.seat]?.host;
+  if (S.welcomed && S.host && !wasHost) toast(t("people.now_host"), "ok");
   const main = $("table-main");
   const st = status();
   const game = inGame();
@@ -439,6 +466,7 @@ function seatItem(seat) {
     return item;
   }
   item.append(
+    avatar(seat.name, seat.seat),
     el("span", {
       class: `dot${seat.kind === "bot" || seat.connected ? " on" : ""}`,
       title: seat.kind === "bot" || seat.connected ? t("lobby.online") : t("lobby.offline"),
@@ -452,7 +480,7 @@ function seatItem(seat) {
   const playing = status() === "playing";
   const inThisGame = seat.player != null;
   const removable =
-    S.host && seat.seat !== 0 && status() !== "broken" && !(playing && inThisGame && seat.kind === "bot");
+    S.host && !seat.host && status() !== "broken" && !(playing && inThisGame && seat.kind === "bot");
   if (removable) {
     const label = seat.kind === "bot" ? t("lobby.remove_bot") : t("lobby.kick");
     item.append(
@@ -494,6 +522,8 @@ function renderLobby() {
   $("start-button").disabled = filled < 2;
   $("add-bot-controls").hidden = open === 0;
   $("lobby-wait").hidden = S.host || st !== "lobby" || S.seat == null;
+  $("leave-table").hidden = st !== "lobby" || S.seat == null;
+  renderScores(tb);
   const levels = $("bot-level");
   if (levels.options.length !== S.botLevels.length || levels.dataset.lang !== lang()) {
     const chosen = levels.value;
@@ -573,7 +603,12 @@ function renderPlayers() {
         out: String(count === 0),
       },
     });
-    const name = el("span", { class: "pname" }, el("span", { class: "nm" }, nameOf(p)));
+    const name = el(
+      "span",
+      { class: "pname" },
+      avatar(nameOf(p), seat ? seat.seat : (v.seats?.[p] ?? p), 22),
+      el("span", { class: "nm" }, nameOf(p)),
+    );
     if (v.viewer === p) name.append(el("span", { class: "badge blue" }, t("lobby.you")));
     // A bot's level beside its name, as in the lobby.
     if (seat && seat.kind === "bot") {
@@ -750,9 +785,7 @@ function renderGameOver() {
   box.dataset.winner = winner;
   $("winner-name").textContent = winner ? t("over.wins", { name: winner }) : "";
   $("replay-link").href = `/games/${S.game}`;
-  const canRematch = S.host && status() === "over";
-  $("rematch-button").hidden = !canRematch;
-  $("rematch-wait").hidden = canRematch || status() !== "over";
+  renderRematch(S.table, S.seat, S.host, status() === "over");
 }
 
 function renderGame() {
@@ -882,7 +915,8 @@ function renderReveal() {
       if (bid && !counted) die.classList.add("dim");
       dice.append(die);
     });
-    const row = el("li", { dataset: { player: p } }, el("span", { class: "rname" }, nameOf(p)), dice);
+    const rname = el("span", { class: "rname" }, avatar(nameOf(p), S.view?.seats?.[p] ?? p, 22), nameOf(p));
+    const row = el("li", { dataset: { player: p } }, rname, dice);
     // The cups lift one after another.
     row.style.animationDelay = `${Math.min(hands.children.length * 110, 440)}ms`;
     hands.append(row);
@@ -1021,6 +1055,11 @@ function bindControls() {
   $("add-bot-button").addEventListener("click", () => hostCall("POST", "/bots", { level: $("bot-level").value }));
   $("start-button").addEventListener("click", () => hostCall("POST", "/start"));
   $("rematch-button").addEventListener("click", () => hostCall("POST", "/rematch"));
+  $("ready-button").addEventListener("click", () =>
+    hostCall("POST", "/ready", { ready: $("ready-button").dataset.ready !== "true" }),
+  );
+  $("leave-button").addEventListener("click", leaveTable);
+  $("leave-table").addEventListener("click", leaveTable);
   $("take-back").addEventListener("click", () => {
     if (!socket || !socket.send({ type: "take_back" })) toast(t("conn.not_sent"), "error");
   });

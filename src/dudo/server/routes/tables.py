@@ -5,10 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from dudo.engine.rules import DEFAULT_PRESET
-from dudo.server.deps import HallDep, HostTableDep, LimitsDep, TableDep, spending
+from dudo.server.deps import (
+    AuthorizationHeader,
+    HallDep,
+    HostTableDep,
+    LimitsDep,
+    TableDep,
+    bearer,
+    spending,
+)
 from dudo.server.tables import Settings
 
 router = APIRouter()
@@ -39,6 +47,11 @@ class JoinTable(BaseModel):
 class AddBot(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"level": "easy"}]})
     level: str = Field(default="easy", max_length=40)
+
+
+class Ready(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"ready": True}]})
+    ready: StrictBool = True
 
 
 @router.post(
@@ -91,4 +104,22 @@ async def start(table: HostTableDep) -> dict[str, Any]:
 @router.post("/api/tables/{code}/rematch")
 async def rematch(table: HostTableDep) -> dict[str, Any]:
     await table.rematch()
+    return table.to_json()
+
+
+@router.post("/api/tables/{code}/ready")
+async def ready(
+    table: TableDep, authorization: AuthorizationHeader = None, body: Ready | None = None
+) -> dict[str, Any]:
+    """A person says they are ready for the rematch (``{"ready": false}``: no longer)."""
+    seat = table.require_seat(bearer(authorization))
+    await table.set_ready(seat, True if body is None else body.ready)
+    return table.to_json()
+
+
+@router.post("/api/tables/{code}/leave")
+async def leave(table: TableDep, authorization: AuthorizationHeader = None) -> dict[str, Any]:
+    """A person gives up their seat, in the lobby or after a game."""
+    seat = table.require_seat(bearer(authorization))
+    await table.leave(seat)
     return table.to_json()
