@@ -61,6 +61,8 @@ import {
   parseBid,
   t,
   tNodes,
+  wordError,
+  wordReason,
 } from "/static/i18n.js";
 import { countsForReveal, handName, narrateEvent } from "/static/narrate.js";
 import { botLevelLabel, presetSummary, renderRulesList } from "/static/rules.js";
@@ -250,7 +252,7 @@ function onFrame(frame) {
       break;
     case "error":
       clearPending();
-      toast(frame.message || frame.code, "error");
+      toast(wordError(frame), "error");
       if (frame.code === "no_table") {
         S.table = null;
         $("table-main").dataset.status = "missing";
@@ -315,9 +317,9 @@ function showExplain(frame) {
     box.textContent = t("game.legal_now", { bid: actionText(frame.action) });
     return;
   }
-  let problem = frame.problem || t("game.not_allowed");
-  if (problem.startsWith(`${frame.action}: `)) problem = problem.slice(frame.action.length + 2);
-  box.textContent = `${actionText(frame.action)}: ${problem}`;
+  // The engine's reason, worded here: the frame's `problem` is the server's English.
+  const why = frame.reason ? wordReason(frame.reason) : t("game.not_allowed");
+  box.textContent = `${actionText(frame.action)}: ${why}`;
 }
 
 // A table snapshot replaces the one shown only if it is not older: an HTTP answer that comes
@@ -339,7 +341,7 @@ async function hostCall(method, path, body) {
     });
     if (table && table.code && takeTable(table)) render();
   } catch (err) {
-    toast(err.detail || err.message, "error");
+    toast(wordError(err), "error");
   }
 }
 
@@ -1081,7 +1083,7 @@ async function join(event) {
     S.seat = answer.seat;
     connect();
   } catch (err) {
-    toast(err.detail || err.message, "error");
+    toast(wordError(err), "error");
     await loadTable().catch(() => {});
     render();
   } finally {

@@ -1,0 +1,248 @@
+"""No English on a Spanish or Italian page: every page of the web client is opened in es and it
+in a real Chromium against a real server, and its rendered text (``innerText`` and the
+``aria-label``, ``title`` and ``placeholder`` of what is shown) is scanned for English.
+
+The pages: the start page (create a table), a table's lobby, a seat refused by the server (a
+WebSocket error toast), a game in progress with an illegal bid explained, the reveal, the game
+over, the list of games, a replay, a replay of a game that does not exist (an HTTP error), and
+the dice cup. English is any text of the client's en.json that the page's language words
+differently, and any sentence the server sent in English on the way (``message``, ``problem``
+and ``detail`` of the frames and answers the page got). Screenshots of each stop, at phone and
+desktop sizes, go to ``artifacts/screenshots`` (``lang-*.png``) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, WebSocket, expect
+
+from .conftest import CHROMIUM, LiveServer, api, get_table, new_table, words
+from .test_browser import is_over, screenshot_dir, take_turn
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 900}
+GAME_SECONDS = 180.0
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(),
+    reason="Debian's chromium is not installed (bash .ci/run installs it)",
+)
+
+#: What a page shows a person: its text, and the labels of the elements on screen.
+PAGE_TEXT = """() => {
+  const parts = [document.title, document.body.innerText];
+  for (const node of document.querySelectorAll("[aria-label], [title], [placeholder]")) {
+    if (!node.getClientRects().length) continue;
+    for (const name of ["aria-label", "title", "placeholder"]) {
+      const value = node.getAttribute(name);
+      if (value) parts.push(value);
+    }
+  }
+  return parts.join("\\n");
+}"""
+
+_TRIM = " .,:;!?()[]—–-…“”«»'\"\n"
+
+
+def chunks(text: str) -> list[str]:
+    """The pieces of a sentence long enough to be English by themselves (three words and 15
+    characters or more): names, numbers and words such as "Dudo" never are."""
+    out = []
+    for part in re.split(r"\{\w+\}|[:;\n]", text):
+        part = part.strip(_TRIM)
+        if len(part) >= 15 and len(part.split()) >= 3:
+            out.append(part)
+    return out
+
+
+def english_ui(lang: str) -> list[str]:
+    """Pieces of the client's English texts that ``lang`` words otherwise."""
+    en, mine = words("en"), words(lang)
+    own = "\n".join(mine.values())
+    found = {
+        piece
+        for key, text in en.items()
+        if mine.get(key) != text
+        for piece in chunks(text)
+        if piece not in own
+    }
+    return sorted(found)
+
+
+class Scan:
+    """Pages of one language, their server frames and answers, and the English found."""
+
+    def __init__(self, browser: Browser, server: LiveServer, lang: str) -> None:
+        self.browser, self.server, self.lang = browser, server, lang
+        self.ui = english_ui(lang)
+        self.server_english: set[str] = set()
+        self.problems: list[str] = []
+        self.errors: list[str] = []
+        self.contexts: list[BrowserContext] = []
+        self.shots = screenshot_dir()
+
+    def page(self, viewport: dict[str, int], seats: dict[str, str] | None = None) -> Page:
+        """A new browser (its own storage) in this language, holding ``seats`` tokens."""
+        context = self.browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+        self.contexts.append(context)
+        store = {"dudo.lang": self.lang} | {f"dudo.seat.{c}": t for c, t in (seats or {}).items()}
+        context.add_init_script(
+            f"for (const [k, v] of Object.entries({json.dumps(store)})) localStorage.setItem(k, v);"
+        )
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.on("pageerror", lambda exc: self.errors.append(f"page error: {exc}"))
+        page.on("websocket", self._listen)
+        return page
+
+    def _listen(self, socket: WebSocket) -> None:
+        socket.on("framereceived", self._frame)
+
+    def _frame(self, payload: str | bytes) -> None:
+        try:
+            frame = json.loads(payload)
+        except ValueError:
+            return
+        self.heard(frame)
+        if isinstance(frame.get("table"), dict):
+            self.heard(frame["table"])
+
+    def heard(self, answer: dict[str, object]) -> None:
+        """Keep the English sentences of a frame or HTTP answer the page got."""
+        for field in ("message", "problem", "detail"):
+            text = answer.get(field)
+            if isinstance(text, str):
+                self.server_english.update(chunks(text))
+
+    def check(self, page: Page, where: str) -> None:
+        """Scan what ``page`` shows now; save its screenshot."""
+        size = "phone" if (page.viewport_size or {}).get("width", 0) < 600 else "desktop"
+        page.screenshot(path=str(self.shots / f"lang-{self.lang}-{where}-{size}.png"))
+        shown: str = page.evaluate(PAGE_TEXT)
+        for piece in self.ui:
+            if piece in shown:
+                self.problems.append(f"{where}: English UI text {piece!r}")
+        for piece in sorted(self.server_english):
+            if piece in shown:
+                self.problems.append(f"{where}: the server's English {piece!r}")
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def scan(
+    request: pytest.FixtureRequest, browser: Browser, shared_server: LiveServer
+) -> Iterator[Scan]:
+    found = Scan(browser, shared_server, request.param)
+    yield found
+    found.close()
+
+
+def my_turn(page: Page, seconds: float = 30.0) -> None:
+    expect(page.locator("#status")).to_have_attribute(
+        "data-my-turn", "true", timeout=seconds * 1000
+    )
+
+
+def bid(page: Page) -> None:
+    """Play the lowest allowed bid through the picker."""
+    page.locator('#bid-picker .bid-cell[aria-disabled="false"]:visible').first.click()
+    page.click("#bid-send")
+
+
+@pytest.mark.parametrize("scan", ["es", "it"], indirect=True)
+def test_no_english_reaches_a_spanish_or_italian_page(scan: Scan) -> None:
+    server, lang = scan.server, scan.lang
+    said = words(lang)
+
+    start = scan.page(PHONE)
+    start.goto(server.url + "/")
+    expect(start.locator("#create-button")).to_be_visible()
+    scan.check(start, "start")
+
+    created = new_table(
+        server, seats=2, preset="perudo", bots=["easy"], options={"dice_per_player": 2},
+        reveal_seconds=8,
+    )  # fmt: skip
+    code = created["code"]
+    host = scan.page(PHONE, {code: created["token"]})
+    host.goto(f"{server.url}/t/{code}")
+    expect(host.locator("main#table-main")).to_have_attribute("data-status", "lobby")
+    scan.check(host, "lobby")
+
+    # A seat token the table does not know: the server refuses the seat (an error frame).
+    stranger = scan.page(DESKTOP, {code: "not-a-seat-token-of-this-table"})
+    stranger.goto(f"{server.url}/t/{code}")
+    expect(stranger.locator("#toast")).to_be_visible()
+    scan.check(stranger, "refused-seat")
+
+    host.click("#start-button")
+    expect(host.locator("main#table-main")).to_have_attribute("data-status", "playing")
+    my_turn(host)
+    greyed = host.locator('#bid-picker .bid-cell[aria-disabled="true"]:visible')
+    if greyed.count() == 0:  # every bid may open this round: bid, and wait for a raise
+        bid(host)
+        my_turn(host)
+    cell = greyed.first
+    cell.scroll_into_view_if_needed()
+    cell.click(force=True)  # aria-disabled, yet it answers a tap: it explains itself
+    explained = host.locator("#bid-explain")
+    expect(explained).to_have_attribute("data-legal", "false")
+    expect(explained).not_to_contain_text(said["game.explaining"].split("{")[0].strip() or "?")
+    scan.check(host, "explain")
+    scan.check(stranger, "watching")
+
+    if host.locator("#action-call").is_visible():
+        host.click("#action-call")
+    else:
+        bid(host)
+        my_turn(host)
+        host.click("#action-call")
+    expect(host.locator("#reveal")).to_be_visible()
+    scan.check(host, "reveal")
+    scan.check(stranger, "reveal")
+
+    rng = random.Random(5)
+    deadline = time.monotonic() + GAME_SECONDS
+    while not is_over(host):
+        assert time.monotonic() < deadline, "the game did not end in time"
+        if not take_turn(host, rng):
+            host.wait_for_timeout(200)
+    scan.check(host, "over")
+    expect(stranger.locator("#game-over")).to_be_visible()
+    scan.check(stranger, "over")
+
+    game_id = get_table(server, code)["game"]
+    host.goto(server.url + "/games")
+    expect(host.locator("#games-main")).to_have_attribute("data-state", "ready")
+    scan.check(host, "games")
+    host.goto(f"{server.url}/games/{game_id}")
+    expect(host.locator("#replay-main")).to_have_attribute("data-state", "ready")
+    scan.check(host, "replay")
+
+    missing = 999_999
+    with api(server) as http:
+        scan.heard(http.get(f"/api/games/{missing}/replay").json())
+    stranger.goto(f"{server.url}/games/{missing}")
+    expect(stranger.locator("#replay-main")).to_have_attribute("data-state", "missing")
+    expect(stranger.locator("#replay-info")).to_contain_text(
+        said["error.no_finished_game"].split("{")[0].strip()
+    )
+    scan.check(stranger, "replay-missing")
+
+    host.goto(server.url + "/cup")
+    expect(host.locator("#cup-main")).to_have_attribute("data-state", "ready")
+    scan.check(host, "cup")
+
+    assert scan.server_english, "the pages got English sentences from the server to look for"
+    assert not scan.errors, scan.errors
+    assert not scan.problems, f"English on the {lang} pages:\n" + "\n".join(scan.problems)
