@@ -123,7 +123,8 @@ class Scan:
 
     def check(self, page: Page, where: str) -> None:
         """Scan what ``page`` shows now; save its screenshot."""
-        size = "phone" if (page.viewport_size or {}).get("width", 0) < 600 else "desktop"
+        viewport = page.viewport_size
+        size = "phone" if viewport is not None and viewport["width"] < 600 else "desktop"
         page.screenshot(path=str(self.shots / f"lang-{self.lang}-{where}-{size}.png"))
         shown: str = page.evaluate(PAGE_TEXT)
         for piece in self.ui:
