@@ -44,6 +44,10 @@ def test_http_refusals_carry_code_and_params(shared_server: LiveServer) -> None:
         )
         assert body["code"] == "too_many_bots" and body["params"] == {"count": 1}, body
 
+        options = {"name": "Ana", "options": {"aces_from": "double"}}  # aces_to is ceil_half
+        body = refusal(http.post("/api/tables", json=options))
+        assert body["code"] == "bad_option" and body["params"] == {"option": "aces_from"}, body
+
         body = refusal(http.post(f"/api/tables/{code}/rematch", headers=bearer(created["token"])))
         assert body["code"] == "rematch_after_game", body
 

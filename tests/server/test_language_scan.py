@@ -2,7 +2,8 @@
 in a real Chromium against a real server, and its rendered text (``innerText`` and the
 ``aria-label``, ``title`` and ``placeholder`` of what is shown) is scanned for English.
 
-The pages: the start page (create a table), a table's lobby, a seat refused by the server (a
+The pages: the start page (create a table, with its house rules open and refused), a table's
+lobby, a seat refused by the server (a
 WebSocket error toast), a game in progress with an illegal bid explained, the reveal, the game
 over, the list of games, a replay, a replay of a game that does not exist (an HTTP error), and
 the dice cup. English is any text of the client's en.json that the page's language words
@@ -169,6 +170,17 @@ def test_no_english_reaches_a_spanish_or_italian_page(scan: Scan) -> None:
     start.goto(server.url + "/")
     expect(start.locator("#create-button")).to_be_visible()
     scan.check(start, "start")
+
+    # House rules the engine cannot play: the server refuses the table (an HTTP error).
+    start.fill("#create-name", "Ana")
+    start.locator("#house-rules summary").click()
+    start.locator('.option-row[data-option="aces_from"] select.opt-input').select_option('"double"')
+    start.click("#create-button")
+    expect(start.locator("#create-error")).to_be_visible()
+    with api(server) as http:
+        body = {"name": "Ana", "preset": "dudo", "options": {"aces_from": "double"}}
+        scan.heard(http.post("/api/tables", json=body).json())
+    scan.check(start, "start-refused")
 
     created = new_table(
         server, seats=2, preset="perudo", bots=["easy"], options={"dice_per_player": 2},

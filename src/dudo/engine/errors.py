@@ -13,7 +13,12 @@ class DudoError(ValueError):
 
 
 class RulesError(DudoError):
-    """An option value or combination of options that cannot be played."""
+    """An option value or combination of options that cannot be played. ``option`` names the
+    option at fault when there is one (a client can word the refusal around it)."""
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
 
 
 class IllegalActionError(DudoError):

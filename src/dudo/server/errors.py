@@ -36,6 +36,7 @@ class ErrorCode(StrEnum):
     UNKNOWN_LEVEL = "unknown_level"  # level
     UNKNOWN_PRESET = "unknown_preset"  # preset
     BAD_OPTIONS = "bad_options"
+    BAD_OPTION = "bad_option"  # option (its name, e.g. aces_from)
     SEATS_RANGE = "seats_range"  # least, most
     TOO_MANY_BOTS = "too_many_bots"  # count (bots allowed)
     SEATS_ABOVE_RULES = "seats_above_rules"  # count (players allowed)

@@ -27,7 +27,7 @@ from typing import Any, Protocol, TypeVar
 from dudo.bots import BOT_NAMES, Bot, make_bot, out_of_turn_call
 from dudo.engine.actions import Action, Call
 from dudo.engine.chance import RandomChance
-from dudo.engine.errors import DudoError, Reason, ReasonCode
+from dudo.engine.errors import DudoError, Reason, ReasonCode, RulesError
 from dudo.engine.events import Revealed
 from dudo.engine.game import Game
 from dudo.engine.rules import DEFAULT_PRESET, PRESETS, Rules, from_mapping
@@ -243,6 +243,10 @@ def table_rules(preset: str, options: dict[str, Any]) -> Rules:
         )
     try:
         return from_mapping(options, base=PRESETS[preset])
+    except RulesError as exc:
+        if exc.option is not None:  # the refusal names the house rule at fault
+            raise TableError(400, f"options: {exc}", E.BAD_OPTION, option=exc.option) from None
+        raise TableError(400, f"options: {exc}", E.BAD_OPTIONS) from None
     except DudoError as exc:
         raise TableError(400, f"options: {exc}", E.BAD_OPTIONS) from None
 

@@ -195,6 +195,7 @@ function wordParams(params) {
     if (BID_PARAMS.has(name) && parseBid(value)) out[name] = bidText(value);
     else if (name === "face" && Number.isInteger(value)) out[name] = faceName(value);
     else if (name === "dice" && typeof value === "string") out[name] = value.split(",").join(", ");
+    else if (name === "option" && has(`opt.${value}`)) out[name] = t(`opt.${value}`);
     else out[name] = value;
   }
   return out;
