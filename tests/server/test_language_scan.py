@@ -124,6 +124,7 @@ class Scan:
 
     def check(self, page: Page, where: str) -> None:
         """Scan what ``page`` shows now; save its screenshot."""
+        page.wait_for_timeout(400)  # let transitions end, for a screenshot a person can read
         viewport = page.viewport_size
         size = "phone" if viewport is not None and viewport["width"] < 600 else "desktop"
         page.screenshot(path=str(self.shots / f"lang-{self.lang}-{where}-{size}.png"))
@@ -230,6 +231,9 @@ def test_no_english_reaches_a_spanish_or_italian_page(scan: Scan) -> None:
         assert time.monotonic() < deadline, "the game did not end in time"
         if not take_turn(host, rng):
             host.wait_for_timeout(200)
+    if host.locator("#reveal").is_visible():  # the last reveal, over the game-over panel
+        host.click("#reveal-dismiss")
+        expect(host.locator("#reveal")).to_be_hidden()
     scan.check(host, "over")
     expect(stranger.locator("#game-over")).to_be_visible()
     scan.check(stranger, "over")
