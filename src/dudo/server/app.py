@@ -131,7 +131,10 @@ class LimitSockets:
             self.guard.open_socket(address)
         except RateLimited as exc:
             if (await receive())["type"] == "websocket.connect":
-                error = {"type": "error", "code": "rate_limited", "message": str(exc)}
+                refused = Refused(
+                    ErrorCode.RATE_LIMITED, str(exc), 429, None, count=exc.retry_after
+                )
+                error = {"type": "error", "message": str(exc), **refused.to_json()}
                 await send({"type": "websocket.accept"})
                 await send({"type": "websocket.send", "text": dumps(error)})
                 await send({"type": "websocket.close", "code": 4429})

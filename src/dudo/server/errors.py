@@ -75,7 +75,7 @@ class ErrorCode(StrEnum):
     SPECTATORS_FULL = "full"
     BAD_MESSAGE = "bad_message"
     TOO_LARGE = "too_large"
-    RATE_LIMITED = "rate_limited"  # count (seconds to wait; HTTP only)
+    RATE_LIMITED = "rate_limited"  # count (seconds to wait; not for frames over the rate)
     # Finished games, cups and the rest of HTTP.
     NO_FINISHED_GAME = "no_finished_game"  # id
     BAD_LIMIT = "bad_limit"

@@ -147,7 +147,9 @@ async def play(websocket: WebSocket, code: str) -> None:
                 {
                     "type": "error",
                     "message": str(exc),
-                    **Refused(ErrorCode.RATE_LIMITED, str(exc)).to_json(),
+                    **Refused(
+                        ErrorCode.RATE_LIMITED, str(exc), 429, None, count=exc.retry_after
+                    ).to_json(),
                 }
             )
         )
