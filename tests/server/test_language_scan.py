@@ -2,14 +2,17 @@
 in a real Chromium against a real server, and its rendered text (``innerText`` and the
 ``aria-label``, ``title`` and ``placeholder`` of what is shown) is scanned for English.
 
-The pages: the start page (create a table, with its house rules open and refused), a table's
-lobby, a seat refused by the server (a
-WebSocket error toast), a game in progress with an illegal bid explained, the reveal, the game
-over, the list of games, a replay, a replay of a game that does not exist (an HTTP error), and
-the dice cup. English is any text of the client's en.json that the page's language words
-differently, and any sentence the server sent in English on the way (``message``, ``problem``
-and ``detail`` of the frames and answers the page got). Screenshots of each stop, at phone and
-desktop sizes, go to ``artifacts/screenshots`` (``lang-*.png``) for a person to look at.
+The pages: the start page (create a table, with its house rules open and refused: an HTTP
+error), a table's lobby, a seat refused by the server (a WebSocket error toast), a game in
+progress with an illegal bid explained, the reveal, the game over, the list of games, a replay,
+a replay of a game that does not exist (an HTTP error), and the dice cup. English is any text of
+the client's en.json that the page's language words differently, and any sentence the server
+sent in English on the way (``message``, ``problem`` and ``detail`` of the frames and answers
+the page got). Screenshots of each stop, at phone and desktop sizes, go to
+``artifacts/screenshots`` (``lang-*.png``) for a person to look at.
+
+A second test has the page word every reason and error code of the registries, with every
+parameter, in en, es and it.
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocket, expect
+
+from dudo.engine import ReasonCode
+from dudo.server.errors import ErrorCode
 
 from .conftest import CHROMIUM, LiveServer, api, get_table, new_table, words
 from .test_browser import is_over, screenshot_dir, take_turn
@@ -263,3 +269,58 @@ def test_no_english_reaches_a_spanish_or_italian_page(scan: Scan) -> None:
     assert scan.server_english, "the pages got English sentences from the server to look for"
     assert not scan.errors, scan.errors
     assert not scan.problems, f"English on the {lang} pages:\n" + "\n".join(scan.problems)
+
+
+#: A value for every parameter a code may carry (PROTOCOL.md, "Error codes").
+SAMPLE_PARAMS = {
+    "player": "Ana", "bid": "3x4", "new": "3x4", "standing": "3x5", "face": 4, "faces": 6,
+    "dice": "4,4", "order": "1x1 < 1x2", "action": "banana", "name": "Bo", "level": "x",
+    "preset": "y", "option": "aces_from", "least": 2, "most": 8, "seat": 3, "last": 4,
+    "filled": 1, "table": "K7QX2M", "id": 5,
+}  # fmt: skip
+
+#: How the page words every code, with one and with several (``count`` picks the plural).
+WORD_ALL = """async ([reasons, errors, params]) => {
+  const i18n = await import("/static/i18n.js");
+  const out = {};
+  for (const count of [1, 3]) {
+    const p = { ...params, count };
+    for (const code of reasons) out[`reason.${code}/${count}`] = i18n.wordReason({ code, params: p });
+    for (const code of errors) out[`error.${code}/${count}`] = i18n.wordError({ code, params: p });
+  }
+  out.generic = i18n.wordError({ code: "no_such_code", params: {} });
+  out.network = i18n.wordError({ code: "network", params: {} });
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "it"])
+def test_the_page_words_every_code(lang: str, browser: Browser, shared_server: LiveServer) -> None:
+    """Every reason and error code, with every parameter it may carry, comes out of the page's
+    wordError/wordReason as a whole sentence of the language: no placeholder left, never the
+    general fallback, the plural chosen by ``count``."""
+    scan = Scan(browser, shared_server, lang)
+    try:
+        page = scan.page(PHONE)
+        page.goto(shared_server.url + "/games")
+        expect(page.locator("#games-main")).to_have_attribute("data-state", "ready")
+        reasons = [str(c) for c in ReasonCode]
+        errors = [str(c) for c in ErrorCode if c is not ErrorCode.REFUSED]
+        worded: dict[str, str] = page.evaluate(WORD_ALL, [reasons, errors, SAMPLE_PARAMS])
+    finally:
+        scan.close()
+    said = words(lang)
+    assert worded["generic"] == said["error.refused"]
+    assert worded["network"] == said["error.network"]
+    for key, text in worded.items():
+        if key in ("generic", "network"):
+            continue
+        assert text and "{" not in text, f"{lang} {key}: {text!r}"
+        assert text not in (said["error.refused"], said["error.illegal"]) or key.startswith(
+            "error.illegal/"
+        ), f"{lang} {key} fell back to the general sentence"
+        if lang != "en":
+            assert not any(piece in text for piece in scan.ui), f"{lang} {key}: English {text!r}"
+    # The plural follows count: one die, three dice.
+    one, many = worded["error.cup_full/1"], worded["error.cup_full/3"]
+    assert one != many, (one, many)
