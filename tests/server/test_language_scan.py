@@ -5,7 +5,8 @@ in a real Chromium against a real server, and its rendered text (``innerText`` a
 The pages: the start page (create a table, with its house rules open and refused: an HTTP
 error), a table's lobby, a seat refused by the server (a WebSocket error toast), a game in
 progress with an illegal bid explained, the reveal, the game over, the list of games, a replay,
-a replay of a game that does not exist (an HTTP error), and the dice cup. English is any text of
+a replay of a game that does not exist (an HTTP error), the dice cup, and (in a test of its
+own, with a server restarted on a stored game it refuses) a broken table's banner. English is any text of
 the client's en.json that the page's language words differently, and any sentence the server
 sent in English on the way (``message``, ``problem`` and ``detail`` of the frames and answers
 the page got). Screenshots of each stop, at phone and desktop sizes, go to
@@ -20,6 +21,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,7 +32,16 @@ from playwright.sync_api import Browser, BrowserContext, Page, WebSocket, expect
 from dudo.engine import ReasonCode
 from dudo.server.errors import ErrorCode
 
-from .conftest import CHROMIUM, LiveServer, api, get_table, new_table, words
+from .conftest import (
+    CHROMIUM,
+    LiveServer,
+    ServerFactory,
+    api,
+    bearer,
+    get_table,
+    new_table,
+    words,
+)
 from .test_browser import is_over, screenshot_dir, take_turn
 
 PHONE = {"width": 390, "height": 844}
@@ -187,7 +198,7 @@ def test_no_english_reaches_a_spanish_or_italian_page(scan: Scan) -> None:
     with api(server) as http:
         body = {"name": "Ana", "preset": "dudo", "options": {"aces_from": "double"}}
         scan.heard(http.post("/api/tables", json=body).json())
-    scan.check(start, "start-refused")
+    scan.check(start, "create-refused")
 
     created = new_table(
         server, seats=2, preset="perudo", bots=["easy"], options={"dice_per_player": 2},
@@ -198,6 +209,23 @@ def test_no_english_reaches_a_spanish_or_italian_page(scan: Scan) -> None:
     host.goto(f"{server.url}/t/{code}")
     expect(host.locator("main#table-main")).to_have_attribute("data-status", "lobby")
     scan.check(host, "lobby")
+
+    # A table whose rules need three players, with two seated: the host may try to start, and
+    # the server refuses (an HTTP error, as a toast on the table).
+    short = new_table(server, seats=3, bots=["easy"], options={"min_players": 3})
+    host.goto(f"{server.url}/t/{short['code']}")  # not the seat of this browser: a lobby view
+    host.evaluate(f"localStorage.setItem('dudo.seat.{short['code']}', '{short['token']}')")
+    host.reload()
+    expect(host.locator("#start-button")).to_be_enabled()
+    host.click("#start-button")
+    expect(host.locator("#toast")).to_be_visible()
+    with api(server) as http:
+        scan.heard(
+            http.post(f"/api/tables/{short['code']}/start", headers=bearer(short["token"])).json()
+        )
+    scan.check(host, "start-refused")
+    host.goto(f"{server.url}/t/{code}")
+    expect(host.locator("main#table-main")).to_have_attribute("data-status", "lobby")
 
     # A seat token the table does not know: the server refuses the seat (an error frame).
     stranger = scan.page(DESKTOP, {code: "not-a-seat-token-of-this-table"})
@@ -324,3 +352,47 @@ def test_the_page_words_every_code(lang: str, browser: Browser, shared_server: L
     # The plural follows count: one die, three dice.
     one, many = worded["error.cup_full/1"], worded["error.cup_full/3"]
     assert one != many, (one, many)
+
+
+@pytest.mark.parametrize("lang", ["es", "it"])
+def test_a_broken_table_is_told_in_the_pages_language(
+    lang: str, browser: Browser, live_server: ServerFactory
+) -> None:
+    """A table whose stored game the engine refuses after a restart: its banner, and the
+    refusal of a join, in the page's language, never the server's English ``problem``."""
+    server = live_server()
+    created = new_table(server, seats=3, bots=["easy"])
+    code = created["code"]
+    with api(server) as http:
+        started = http.post(f"/api/tables/{code}/start", headers=bearer(created["token"]))
+        assert started.status_code == 200, started.text
+    game_id = get_table(server, code)["game"]
+    server.stop()
+    with sqlite3.connect(server.sqlite_path) as db:  # an action no game can hold
+        db.execute(
+            "INSERT OR REPLACE INTO actions (game_id, seq, player, action, at) "
+            "VALUES (?, 0, 0, '99x6', 0)",
+            (game_id,),
+        )
+    db.close()
+    server.start()
+    table = get_table(server, code)
+    assert table["status"] == "broken" and table["problem_code"] == "cannot_resume", table
+
+    scan = Scan(browser, server, lang)
+    try:
+        scan.heard(table)
+        page = scan.page(PHONE)
+        page.goto(f"{server.url}/t/{code}")
+        expect(page.locator("#broken-banner")).to_be_visible()
+        expect(page.locator("#broken-banner")).to_have_text(words(lang)["game.broken"])
+        # Not "the table is full" (a seat is open), and one seat in the singular.
+        expect(page.locator("#join-closed")).to_be_hidden()
+        one = words(lang)["join.info_one"].split("·")[-1].strip()
+        expect(page.locator("#join-info")).to_contain_text(
+            one.replace("{open}", "1").replace("{seats}", "3")
+        )
+        scan.check(page, "broken")
+        assert not scan.problems, "\n".join(scan.problems)
+    finally:
+        scan.close()

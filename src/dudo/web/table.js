@@ -407,12 +407,13 @@ function renderJoin() {
   const open = (S.table.seats || []).filter((s) => s.kind === "open").length;
   const canJoin = st !== "playing" && st !== "broken" && open > 0;
   $("join-form").hidden = !canJoin;
-  $("join-closed").hidden = canJoin;
+  $("join-closed").hidden = canJoin || st === "broken"; // the broken banner says why
   $("join-closed").textContent = st === "playing" ? t("join.started") : t("join.full");
   $("join-info").textContent = t("join.info", {
     code: S.table.code,
     preset: S.table.preset,
     open,
+    count: open, // "1 posto libero", "2 posti liberi"
     seats: S.table.seats.length,
   });
   $("watch-button").hidden = !!socket;
