@@ -6,6 +6,10 @@
 //
 // Markup hooks: data-i18n="key" (text), data-i18n-placeholder, data-i18n-aria-label,
 // data-i18n-title. The language <select> is #lang-select on every page.
+//
+// The server says nothing a person reads in words of its own: refusals and reasons come as a
+// code with parameters (PROTOCOL.md, "Error codes"), worded here by wordError()/wordReason()
+// from the keys error.<code> and reason.<code>.
 
 export const LANGUAGES = ["en", "es", "it"];
 
