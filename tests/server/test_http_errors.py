@@ -14,9 +14,14 @@ from typing import Any
 
 import pytest
 
+from dudo.server.errors import ErrorCode
+
 from .conftest import LiveServer, api, bearer, create_database, new_table
 
 #: Words of pydantic, FastAPI and Starlette that must never reach a user.
+#: The codes a refusal may carry (``code`` beside ``detail``).
+CODES = {str(code) for code in ErrorCode}
+
 JARGON = (
     "Input should",
     "JSON decode error",
@@ -86,6 +91,9 @@ def check(server: LiveServer, probes: list[Probe]) -> None:
             problems.append(f"{what}: jargon in {detail!r}")
         elif missing := [w for w in probe.words if w not in detail]:
             problems.append(f"{what}: {missing} not in {detail!r}")
+        elif body.get("code") not in CODES or not isinstance(body.get("params"), dict):
+            # Without a code, a page in Spanish or Italian could only show the English.
+            problems.append(f"{what}: no error code and params: {response.text[:200]}")
     log = "\n".join(
         path.read_text(errors="replace") for path in sorted(server.workdir.glob("server-*.log"))
     )

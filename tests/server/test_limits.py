@@ -58,6 +58,9 @@ def refused(response: httpx.Response, what: str) -> int:
     )
     assert found, response.json()["detail"]
     assert response.headers["retry-after"] == found[1]
+    # The same as a code with the wait, which the page words in its language.
+    assert response.json()["code"] == "rate_limited", response.text
+    assert response.json()["params"] == {"count": int(found[1])}, response.text
     return int(found[1])
 
 
@@ -73,6 +76,7 @@ def rate_limited(player: Player, what: str) -> None:
     """The server refused ``player``'s connection: an error frame, then close code 4429."""
     error = player.error("the rate_limited error")
     assert error["code"] == "rate_limited" and what in error["message"], error
+    assert error["params"]["count"] >= 1, error  # the seconds to wait, for the client's words
     assert closed_with(player) == 4429
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import time
 
+from dudo.engine import ReasonCode
 from dudo.records import replay
 from dudo.server.wire import event_json
 
@@ -243,7 +244,13 @@ def test_explain_says_whether_and_why(match: Match) -> None:
     bids = [a for a in legal if "x" in a]
     mover.send({"type": "explain", "action": bids[0]})
     answer = mover.until(lambda f: f["type"] == "explain", "explain")
-    assert answer == {"type": "explain", "action": bids[0], "legal": True, "problem": None}
+    assert answer == {
+        "type": "explain",
+        "action": bids[0],
+        "legal": True,
+        "problem": None,
+        "reason": None,
+    }
 
     faces = mover.view["faces"]
     illegal = next(
@@ -253,10 +260,16 @@ def test_explain_says_whether_and_why(match: Match) -> None:
     answer = mover.until(lambda f: f["type"] == "explain", "explain")
     assert answer["action"] == illegal and answer["legal"] is False
     assert isinstance(answer["problem"], str) and len(answer["problem"]) > 10, answer
+    # The same reason as a code and parameters, for the client to word in its language.
+    assert answer["reason"]["code"] in set(ReasonCode), answer
+    assert answer["reason"]["params"]["bid" if "bid" in answer["reason"]["params"] else "new"] == (
+        illegal
+    ), answer
 
     waiting.send({"type": "explain", "action": bids[0]})
     answer = waiting.until(lambda f: f["type"] == "explain", "explain")
     assert answer["legal"] is False and mover.name in answer["problem"], answer
+    assert answer["reason"] == {"code": "not_your_turn", "params": {"player": mover.name}}, answer
 
     mover.send({"type": "explain", "action": "banana"})
     error = mover.error()

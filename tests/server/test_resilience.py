@@ -169,6 +169,7 @@ def test_a_table_that_cannot_be_resumed_is_set_aside_and_the_rest_is_served(
         assert f"table {code} could not be resumed and is set aside" in log, log
         table = get_table(server, code)
         assert table["status"] == "broken" and table["problem"], table
+        assert table["problem_code"] == "cannot_resume", table  # what a client words
         watcher = Player(server, code, name="watcher")
         assert watcher.table is not None and watcher.table["status"] == "broken"
         watcher.close()
@@ -177,6 +178,7 @@ def test_a_table_that_cannot_be_resumed_is_set_aside_and_the_rest_is_served(
     with api(server) as http:
         response = http.post(f"/api/tables/{bad['rules'][0]}/join", json={"name": "Dan"})
         assert response.status_code == 409 and "new table" in detail(response)
+        assert response.json()["code"] == "table_broken", response.text
     # The good table plays on to the end.
     back = Player(server, good_code, good_token, name="Ana back")
     finish_and_check_record(server, back, seed=1)

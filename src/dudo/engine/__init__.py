@@ -36,6 +36,8 @@ from dudo.engine.errors import (
     DudoError,
     IllegalActionError,
     NotationError,
+    Reason,
+    ReasonCode,
     RecordError,
     RulesError,
 )
@@ -108,6 +110,8 @@ __all__ = [
     "Phase",
     "PlayerView",
     "RandomChance",
+    "Reason",
+    "ReasonCode",
     "RecordError",
     "RevealBid",
     "Revealed",

@@ -14,6 +14,8 @@ from functools import lru_cache, partial
 from typing import TypeVar
 
 from dudo.engine.actions import CALL, Action, Bid
+from dudo.engine.errors import Reason
+from dudo.engine.errors import ReasonCode as R
 from dudo.engine.rules import AcesFrom, AcesRank, AcesTo, OpenOnAces, RaiseMode, Rules
 
 _K = TypeVar("_K")
@@ -56,57 +58,69 @@ def _face_rank(rules: Rules, face: int, obliging: bool) -> int:
 
 def raise_problem(
     rules: Rules, context: RaiseContext, standing: Bid, new: Bid, obliging: bool
-) -> str | None:
+) -> Reason | None:
     """Why ``new`` does not raise ``standing`` in this context, or None if it does."""
     pq, pf, q, f = standing.quantity, standing.face, new.quantity, new.face
     mode = rules.raise_mode
+
+    def no(code: R, why: str, **params: int | str) -> Reason:
+        # Every refusal names both bids, in the English and in the parameters.
+        text = f"{new} does not raise {standing}: {why}"
+        return Reason(code, text, new=str(new), standing=str(standing), **params)
+
     if context is RaiseContext.OBLIGE_SAME_FACE:
         if f != pf:
-            return f"{new} does not raise {standing}: in this obliging round you may not change the face"
+            return no(R.OBLIGE_SAME_FACE, "in this obliging round you may not change the face")
         if q <= pq:
-            return f"{new} does not raise {standing}: the quantity must go up"
+            return no(R.QUANTITY_UP, "the quantity must go up")
         return None
     if context is RaiseContext.FREE_TRANSFORM:
         if f != 1 or q > pq:
             return None
-        return f"{new} does not raise {standing}: a bid on aces must raise the quantity"
+        return no(R.ACES_RAISE_QUANTITY, "a bid on aces must raise the quantity")
     if context is RaiseContext.NORMAL and uses_ace_arithmetic(rules):
         if pf != 1 and f == 1:
             need = aces_needed_from(rules, pq)
             if q >= need:
                 return None
-            return (
-                f"{new} does not raise {standing}: from {pq} dice, a bid on aces "
-                f"needs at least {need} aces ({rules.aces_to})"
+            return no(
+                R.ACES_NEED,
+                f"from {pq} dice, a bid on aces needs at least {need} aces ({rules.aces_to})",
+                count=need,
             )
         if pf == 1 and f == 1:
-            return None if q > pq else f"{new} does not raise {standing}: the quantity must go up"
+            return None if q > pq else no(R.QUANTITY_UP, "the quantity must go up")
         if pf == 1 and f != 1:
             need = quantity_needed_after_aces(rules, pq)
             if q >= need:
                 return None
-            return (
-                f"{new} does not raise {standing}: after {pq} aces, another face "
-                f"needs at least {need} dice ({rules.aces_from})"
+            return no(
+                R.AFTER_ACES_NEED,
+                f"after {pq} aces, another face needs at least {need} dice ({rules.aces_from})",
+                count=need,
             )
     rp, rn = _face_rank(rules, pf, obliging), _face_rank(rules, f, obliging)
     if mode is RaiseMode.NONDECREASING:
         if q < pq:
-            return f"{new} does not raise {standing}: under nondecreasing raises the quantity may not go down"
+            return no(
+                R.NONDECREASING_QUANTITY,
+                "under nondecreasing raises the quantity may not go down",
+            )
         if rn < rp:
-            return f"{new} does not raise {standing}: under nondecreasing raises the face may not go down"
+            return no(R.NONDECREASING_FACE, "under nondecreasing raises the face may not go down")
         if q == pq and rn == rp:
-            return f"{new} does not raise {standing}: it is the same bid"
+            return no(R.SAME_BID, "it is the same bid")
         return None
     if (q, rn) > (pq, rp):
         return None
     if mode is RaiseMode.INDEX:
-        return f"{new} does not raise {standing}: bids must go up in the fixed order ({_order_hint(rules)})"
+        order = _order_hint(rules)
+        return no(R.INDEX_ORDER, f"bids must go up in the fixed order ({order})", order=order)
     if q < pq:
-        return f"{new} does not raise {standing}: the quantity may not go down"
+        return no(R.QUANTITY_DOWN, "the quantity may not go down")
     if q == pq and rn == rp:
-        return f"{new} does not raise {standing}: it is the same bid"
-    return f"{new} does not raise {standing}: at the same quantity the face must go up"
+        return no(R.SAME_BID, "it is the same bid")
+    return no(R.FACE_UP, "at the same quantity the face must go up")
 
 
 def _order_hint(rules: Rules) -> str:
@@ -115,15 +129,23 @@ def _order_hint(rules: Rules) -> str:
     return "1x1 < 1x2 < ... < 1x6 < 2x1 < ..."
 
 
-def opening_problem(rules: Rules, bid: Bid, opener_dice: int, obliging: bool) -> str | None:
+def opening_problem(rules: Rules, bid: Bid, opener_dice: int, obliging: bool) -> Reason | None:
     """Why ``bid`` may not open the round, or None if it may."""
     if bid.face != 1 or obliging:
         return None
     rule = rules.open_on_aces
     if rule is OpenOnAces.NEVER:
-        return f"{bid}: a round may not be opened on aces (open_on_aces=never)"
+        return Reason(
+            R.OPEN_ACES_NEVER,
+            f"{bid}: a round may not be opened on aces (open_on_aces=never)",
+            bid=str(bid),
+        )
     if rule is OpenOnAces.ONE_DIE_ONLY and opener_dice != 1:
-        return f"{bid}: only a player holding one die may open on aces (open_on_aces=one_die_only)"
+        return Reason(
+            R.OPEN_ACES_ONE_DIE,
+            f"{bid}: only a player holding one die may open on aces (open_on_aces=one_die_only)",
+            bid=str(bid),
+        )
     return None
 
 

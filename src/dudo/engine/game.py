@@ -34,7 +34,8 @@ from dudo.engine.actions import (
 from dudo.engine.bids import BidTable, RaiseContext, bid_table, opening_problem, raise_problem
 from dudo.engine.chance import ChanceOutcome, ChanceSource, RandomChance, ScriptedChance
 from dudo.engine.counting import count_matching, pass_hand
-from dudo.engine.errors import DudoError, IllegalActionError, RulesError
+from dudo.engine.errors import DudoError, IllegalActionError, Reason, RulesError
+from dudo.engine.errors import ReasonCode as R
 from dudo.engine.events import (
     BidMade,
     Called,
@@ -492,8 +493,9 @@ class Game:
 
     # ---------------------------------------------------------------------- checking
 
-    def problem(self, action: Action) -> str | None:
-        """Why ``action`` is illegal now, or None if it is legal."""
+    def problem(self, action: Action) -> Reason | None:
+        """Why ``action`` is illegal now, or None if it is legal: an English sentence that also
+        carries a :class:`ReasonCode` and parameters (see :class:`Reason`)."""
         phase = self.phase
         kind = type(action)
         if phase is _BIDDING:
@@ -510,110 +512,174 @@ class Game:
             if kind is Call and action.by is None and standing is not None and self.passer is None:  # type: ignore[union-attr]
                 return None
         elif phase is _OVER:
-            return "the game is over"
+            return Reason(R.GAME_OVER, "the game is over")
         if isinstance(action, Call) and action.by is not None and action.by != self.to_move:
             return self._out_of_turn_problem(action.by)
         p = self.to_move
         if self.phase is _CHOOSING:
             if isinstance(action, ObligeChoice):
                 return None
-            return f"player {p} must first choose an open or closed obliging round"
+            return Reason(
+                R.OBLIGE_CHOICE_FIRST,
+                f"player {p} must first choose an open or closed obliging round",
+                player=p,
+            )
         if isinstance(action, ObligeChoice):
-            return "there is no open or closed choice to make now"
+            return Reason(R.NO_OBLIGE_CHOICE, "there is no open or closed choice to make now")
         bid = self.bid
         if isinstance(action, Bid):
             return self._bid_problem(p, action)
         if isinstance(action, RevealBid):
             return self._reveal_problem(p, action)
         if bid is None:
-            return f"player {p} opens the round and must bid"
+            return Reason(R.OPENER_MUST_BID, f"player {p} opens the round and must bid", player=p)
         if isinstance(action, Call):
             if self.passer is not None:
-                return "after a pass you may not call the standing bid: raise it or doubt the pass"
+                return Reason(
+                    R.NO_CALL_AFTER_PASS,
+                    "after a pass you may not call the standing bid: raise it or doubt the pass",
+                )
             return None
         if isinstance(action, DoubtPass):
-            return None if self.passer is not None else "there is no pass to doubt"
+            if self.passer is None:
+                return Reason(R.NO_PASS_TO_DOUBT, "there is no pass to doubt")
+            return None
         if isinstance(action, Pass):
             return None if self._may_pass(p) else self._pass_problem(p)
         if isinstance(action, SpotOn):
             return None if self._may_spot_on(p) else self._spot_on_problem()
-        return f"{action!r} is not an action"
+        return Reason(R.NOT_AN_ACTION, f"{action!r} is not an action", action=repr(action))
 
-    def _bid_problem(self, player: int, bid: Bid) -> str | None:
+    def _bid_problem(self, player: int, bid: Bid) -> Reason | None:
         table = self._table
         if not (isinstance(bid.quantity, int) and isinstance(bid.face, int)):
-            return f"{bid!r} is not a bid of whole numbers"
+            return Reason(R.BID_NOT_WHOLE, f"{bid!r} is not a bid of whole numbers", bid=repr(bid))
         if not 1 <= bid.face <= self.rules.faces:
-            return f"{bid}: there is no face {bid.face} (faces are 1-{self.rules.faces})"
+            faces = self.rules.faces
+            return Reason(
+                R.NO_SUCH_FACE,
+                f"{bid}: there is no face {bid.face} (faces are 1-{faces})",
+                bid=str(bid),
+                face=bid.face,
+                faces=faces,
+            )
         if not 1 <= bid.quantity <= table.dice_in_play:
-            return f"{bid}: the quantity must be 1 to {table.dice_in_play} (the dice in play)"
+            most = table.dice_in_play
+            return Reason(
+                R.QUANTITY_RANGE,
+                f"{bid}: the quantity must be 1 to {most} (the dice in play)",
+                bid=str(bid),
+                count=most,
+            )
         if self.bid is None:
             return opening_problem(self.rules, bid, self.counts[player], self.obliging)
         return raise_problem(self.rules, self._context(player), self.bid, bid, self.obliging)
 
-    def _reveal_problem(self, player: int, action: RevealBid) -> str | None:
+    def _reveal_problem(self, player: int, action: RevealBid) -> Reason | None:
         if not self.rules.reveal_reroll:
-            return "reveal-and-reroll is not played under these rules (reveal_reroll=false)"
+            return Reason(
+                R.REVEAL_NOT_PLAYED,
+                "reveal-and-reroll is not played under these rules (reveal_reroll=false)",
+            )
         if self.obliging:
-            return "reveal-and-reroll is not allowed in an obliging round"
+            return Reason(
+                R.REVEAL_NOT_IN_OBLIGE, "reveal-and-reroll is not allowed in an obliging round"
+            )
         if self.bid is None:
-            return "reveal-and-reroll is allowed on raises only, not on the opening bid"
+            return Reason(
+                R.REVEAL_NOT_ON_OPENING,
+                "reveal-and-reroll is allowed on raises only, not on the opening bid",
+            )
         found = self._bid_problem(player, action.bid)
         if found:
             return found
         face, reveal = action.bid.face, action.reveal
         if not reveal:
-            return "reveal at least one die"
+            return Reason(R.REVEAL_NONE, "reveal at least one die")
         wild = self.rules.aces_wild
         for die in reveal:
             if die != face and not (wild and die == 1 and face != 1):
-                return f"a revealed die must show the bid's face {face}" + (
-                    " or an ace" if wild and face != 1 else ""
+                if wild and face != 1:
+                    return Reason(
+                        R.REVEAL_WRONG_FACE_OR_ACE,
+                        f"a revealed die must show the bid's face {face} or an ace",
+                        face=face,
+                    )
+                return Reason(
+                    R.REVEAL_WRONG_FACE,
+                    f"a revealed die must show the bid's face {face}",
+                    face=face,
                 )
         hidden = Counter(self.hidden[player])
         if Counter(reveal) - hidden:
-            return f"you do not hold {list(reveal)} among your hidden dice"
+            return Reason(
+                R.REVEAL_NOT_HELD,
+                f"you do not hold {list(reveal)} among your hidden dice",
+                dice=",".join(map(str, reveal)),
+            )
         if len(reveal) >= len(self.hidden[player]):
-            return "at least one die must stay hidden"
+            return Reason(R.REVEAL_KEEP_ONE, "at least one die must stay hidden")
         return None
 
-    def _pass_problem(self, player: int) -> str:
+    def _pass_problem(self, player: int) -> Reason:
         rules = self.rules
         if not rules.pass_hands:
-            return "passing is not played under these rules"
+            return Reason(R.PASS_NOT_PLAYED, "passing is not played under these rules")
         if self.obliging:
-            return "no passing in an obliging round"
+            return Reason(R.PASS_NOT_IN_OBLIGE, "no passing in an obliging round")
         if self.active < rules.pass_min_players:
-            return f"passing needs at least {rules.pass_min_players} players in the game"
+            least = rules.pass_min_players
+            return Reason(
+                R.PASS_MIN_PLAYERS,
+                f"passing needs at least {least} players in the game",
+                count=least,
+            )
         if self.passer is not None:
-            return "two passes may not follow each other"
-        return "each player passes at most once per round"
+            return Reason(R.PASS_TWICE, "two passes may not follow each other")
+        return Reason(R.PASS_ONCE_PER_ROUND, "each player passes at most once per round")
 
-    def _spot_on_problem(self) -> str:
+    def _spot_on_problem(self) -> Reason:
         rules = self.rules
         if not rules.spot_on:
-            return "spot-on is not played under these rules"
+            return Reason(R.SPOT_ON_NOT_PLAYED, "spot-on is not played under these rules")
         if self.obliging:
-            return "no spot-on in an obliging round"
+            return Reason(R.SPOT_ON_NOT_IN_OBLIGE, "no spot-on in an obliging round")
         if self.active < rules.spot_on_min_players:
-            return f"spot-on needs at least {rules.spot_on_min_players} players in the game"
+            least = rules.spot_on_min_players
+            return Reason(
+                R.SPOT_ON_MIN_PLAYERS,
+                f"spot-on needs at least {least} players in the game",
+                count=least,
+            )
         if self.passer is not None:
-            return "after a pass you may raise or doubt the pass, not spot-on"
+            return Reason(
+                R.SPOT_ON_AFTER_PASS, "after a pass you may raise or doubt the pass, not spot-on"
+            )
         if rules.spot_on_threshold is SpotOnThreshold.MORE_THAN_HALF:
-            return "spot-on is allowed only while more than half the starting dice are in play"
-        return "spot-on is allowed only while half the starting dice are in play, or with one die"
+            return Reason(
+                R.SPOT_ON_MORE_THAN_HALF,
+                "spot-on is allowed only while more than half the starting dice are in play",
+            )
+        return Reason(
+            R.SPOT_ON_HALF_OR_ONE_DIE,
+            "spot-on is allowed only while half the starting dice are in play, or with one die",
+        )
 
-    def _out_of_turn_problem(self, player: int) -> str | None:
+    def _out_of_turn_problem(self, player: int) -> Reason | None:
         if not isinstance(player, int) or not 0 <= player < self.players:
-            return f"there is no player {player!r}"
+            return Reason(R.NO_SUCH_PLAYER, f"there is no player {player!r}", player=repr(player))
         if not self.rules.cruzado:
-            return f"it is player {self.to_move}'s turn; out-of-turn calls need cruzado"
+            return Reason(
+                R.CRUZADO_OFF,
+                f"it is player {self.to_move}'s turn; out-of-turn calls need cruzado",
+                player=self.to_move,
+            )
         if self.counts[player] == 0:
-            return f"player {player} is out of the game"
+            return Reason(R.PLAYER_OUT, f"player {player} is out of the game", player=player)
         if self.phase is not _BIDDING or self.bid is None:
-            return "there is no bid to call"
+            return Reason(R.NO_BID_TO_CALL, "there is no bid to call")
         if player == self.bidder:
-            return "you may not call your own bid"
+            return Reason(R.OWN_BID, "you may not call your own bid")
         return None
 
     # ----------------------------------------------------------------------- playing

@@ -258,7 +258,7 @@ def _coerce(name: str, value: Any) -> Any:
         try:
             return _ENUM_OPTIONS[name](str(value).strip().lower().replace("-", "_"))
         except ValueError:
-            raise RulesError(f"{name}={value!r} is not valid; use {expected}") from None
+            raise RulesError(f"{name}={value!r} is not valid; use {expected}", name) from None
     if name in _BOOL_OPTIONS:
         if isinstance(value, bool):
             return value
@@ -267,16 +267,16 @@ def _coerce(name: str, value: Any) -> Any:
             return True
         if text in _FALSE_WORDS:
             return False
-        raise RulesError(f"{name}={value!r} is not valid; use {expected}")
+        raise RulesError(f"{name}={value!r} is not valid; use {expected}", name)
     if name in _INT_OPTIONS or name == "max_players":
         if name == "max_players" and (value is None or str(value).strip().lower() == "none"):
             return None
         if isinstance(value, bool):
-            raise RulesError(f"{name}={value!r} is not valid; use {expected}")
+            raise RulesError(f"{name}={value!r} is not valid; use {expected}", name)
         try:
             return int(str(value).strip()) if not isinstance(value, int) else value
         except ValueError:
-            raise RulesError(f"{name}={value!r} is not valid; use {expected}") from None
+            raise RulesError(f"{name}={value!r} is not valid; use {expected}", name) from None
     if name == "pass_hands":
         if isinstance(value, str):
             text = value.strip().lower()
@@ -284,14 +284,14 @@ def _coerce(name: str, value: Any) -> Any:
         elif isinstance(value, (list, tuple, set, frozenset)):
             items = list(value)
         else:
-            raise RulesError(f"{name}={value!r} is not valid; use {expected}")
+            raise RulesError(f"{name}={value!r} is not valid; use {expected}", name)
         hands = set()
         for item in items:
             try:
                 hands.add(PassHand(str(item).strip().lower().replace("-", "_")))
             except ValueError:
                 raise RulesError(
-                    f"{name}: {str(item).strip()!r} is not a pass hand; use {expected}"
+                    f"{name}: {str(item).strip()!r} is not a pass hand; use {expected}", name
                 ) from None
         return frozenset(hands)
     raise AssertionError(name)  # pragma: no cover - every option is handled above
@@ -306,7 +306,7 @@ def from_mapping(options: Mapping[str, Any], base: Rules | None = None) -> Rules
 
 def _validate(r: Rules) -> None:
     def bad(option: str, why: str) -> RulesError:
-        return RulesError(f"{option}: {why}")
+        return RulesError(f"{option}: {why}", option)
 
     # Types first, so that a wrong type gets a message instead of a comparison error.
     for name in OPTION_NAMES:

@@ -111,7 +111,7 @@ class Turns:
             return str(error)
         if isinstance(choice, NoCall):
             return f"no-call answers an out-of-turn poll; player {actor} is to move"
-        found = self.game.problem(choice)
+        found: str | None = self.game.problem(choice)
         if found is None and self.polling:
             found = f"player {actor} is asked for an out-of-turn call: call or no-call"
         return f"{choice} is not legal for player {actor}: {found or 'not offered now'}"

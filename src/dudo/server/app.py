@@ -19,12 +19,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dudo.server import play, security
 from dudo.server.deps import client_address
-from dudo.server.errors import http_detail, validation_detail
+from dudo.server.errors import ErrorCode, Refused, http_code, http_detail, validation_detail
 from dudo.server.limits import Guard, Limits, RateLimited
 from dudo.server.routes import cups, games, pages, tables, words
 from dudo.server.routes.pages import WEB_DIR
 from dudo.server.storage import Store
-from dudo.server.tables import Hall, TableError
+from dudo.server.tables import Hall
 from dudo.server.wire import dumps
 
 
@@ -53,7 +53,14 @@ class LimitBody:
             await self.app(scope, receive, send)
             return
         limit = self.max_body
-        too_large = JSONResponse({"detail": f"request body over {limit} bytes"}, status_code=413)
+        too_large = JSONResponse(
+            {
+                "detail": f"request body over {limit} bytes",
+                "code": ErrorCode.BODY_TOO_LARGE,
+                "params": {},
+            },
+            status_code=413,
+        )
         length = dict(scope["headers"]).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > limit):
             await too_large(scope, receive, send)
@@ -96,7 +103,11 @@ class LimitBody:
         except _BodyTimeout:
             if not started:
                 late = JSONResponse(
-                    {"detail": f"the request body did not arrive within {self.body_seconds:g} s"},
+                    {
+                        "detail": f"the request body did not arrive within {self.body_seconds:g} s",
+                        "code": ErrorCode.BODY_TIMEOUT,
+                        "params": {},
+                    },
                     status_code=408,
                     headers={"Connection": "close"},
                 )
@@ -120,7 +131,10 @@ class LimitSockets:
             self.guard.open_socket(address)
         except RateLimited as exc:
             if (await receive())["type"] == "websocket.connect":
-                error = {"type": "error", "code": "rate_limited", "message": str(exc)}
+                refused = Refused(
+                    ErrorCode.RATE_LIMITED, str(exc), 429, None, count=exc.retry_after
+                )
+                error = {"type": "error", "message": str(exc), **refused.to_json()}
                 await send({"type": "websocket.accept"})
                 await send({"type": "websocket.send", "text": dumps(error)})
                 await send({"type": "websocket.close", "code": 4429})
@@ -177,24 +191,34 @@ def create_app(
     app.add_middleware(LimitSockets, guard=guard)
     security.protect(app)  # last, so outermost: every answer carries the headers
 
-    @app.exception_handler(TableError)
-    async def table_error(_request: Request, exc: TableError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=exc.status)
+    # Every refusal: the English ``detail`` for programs, and ``code`` and ``params`` that a
+    # client words in its own language (PROTOCOL.md, "Error codes").
+    @app.exception_handler(Refused)
+    async def refused(_request: Request, exc: Refused) -> JSONResponse:
+        return JSONResponse({"detail": str(exc), **exc.to_json()}, status_code=exc.status)
 
     @app.exception_handler(RateLimited)
     async def rate_limited(_request: Request, exc: RateLimited) -> JSONResponse:
+        code = Refused(ErrorCode.RATE_LIMITED, str(exc), 429, None, count=exc.retry_after)
         return JSONResponse(
-            {"detail": str(exc)}, status_code=429, headers={"Retry-After": str(exc.retry_after)}
+            {"detail": str(exc), **code.to_json()},
+            status_code=429,
+            headers={"Retry-After": str(exc.retry_after)},
         )
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"detail": validation_detail(request, exc.errors())}, status_code=422)
+        detail = validation_detail(request, exc.errors())
+        code = Refused(ErrorCode.INVALID_REQUEST, detail).to_json()
+        return JSONResponse({"detail": detail, **code}, status_code=422)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         detail = http_detail(request, exc)
-        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
+        code = Refused(http_code(request, exc), detail).to_json()
+        return JSONResponse(
+            {"detail": detail, **code}, status_code=exc.status_code, headers=exc.headers
+        )
 
     app.include_router(pages.pages_router())
     app.include_router(words.router)

@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Annotated
 
-from fastapi import Depends, Header, HTTPException, Request
+from fastapi import Depends, Header, Request
 from starlette.requests import HTTPConnection
 
+from dudo.server.errors import ErrorCode, Refused
 from dudo.server.limits import Buckets, Guard, Limits, address_key
 from dudo.server.tables import Hall, Table
 
@@ -70,7 +71,9 @@ async def find_table(hall: Hall, guard: Guard, address: str, code: str) -> Table
 async def table_of(code: str, hall: HallDep, request: Request) -> Table:
     table = await find_table(hall, request.app.state.guard, client_address(request), code)
     if table is None:
-        raise HTTPException(404, f"there is no table {code!r}: check the code")
+        raise Refused(
+            ErrorCode.NO_TABLE, f"there is no table {code!r}: check the code", 404, table=code[:12]
+        )
     return table
 
 

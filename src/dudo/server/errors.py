@@ -1,18 +1,143 @@
 """How the server words a refused HTTP request: each kind of validation error people meet said
 plainly and naming the field (``seats must be at most 8``, ``the request body is not valid
 JSON: …``), never pydantic's or Starlette's own phrases (``Input should be a valid dictionary
-or object to extract fields from``, ``0: JSON decode error``, ``Not Found``)."""
+or object to extract fields from``, ``0: JSON decode error``, ``Not Found``).
+
+Every refusal a person may read also travels as a code with parameters (:class:`ErrorCode`,
+:class:`Refused`), so that a client words it in its own language; the English stays for
+programs and logs."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from enum import StrEnum
 from http import HTTPStatus
 from typing import Any
 
 from fastapi import Request
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
+
+from dudo.engine import Reason
+
+
+class ErrorCode(StrEnum):
+    """Every code the server refuses with, over HTTP (``code`` beside ``detail``) and in
+    WebSocket error frames; a client words each as ``error.<code>`` with the parameters noted."""
+
+    REFUSED = "refused"  # a refusal without a code of its own
+    # Names and table settings.
+    NAME_NOT_TEXT = "name_not_text"
+    NAME_MISSING = "name_missing"
+    NAME_TOO_LONG = "name_too_long"  # count (the most characters)
+    NAME_CONTROL = "name_control"
+    NAME_TAKEN = "name_taken"  # name
+    UNKNOWN_LEVEL = "unknown_level"  # level
+    UNKNOWN_PRESET = "unknown_preset"  # preset
+    BAD_OPTIONS = "bad_options"
+    BAD_OPTION = "bad_option"  # option (its name, e.g. aces_from)
+    SEATS_RANGE = "seats_range"  # least, most
+    TOO_MANY_BOTS = "too_many_bots"  # count (bots allowed)
+    SEATS_ABOVE_RULES = "seats_above_rules"  # count (players allowed)
+    SEATS_BELOW_RULES = "seats_below_rules"  # count (players needed)
+    # The table.
+    NO_TABLE = "no_table"  # table (its code)
+    NO_FREE_CODE = "no_free_code"
+    SEAT_TOKEN_NEEDED = "seat_token_needed"
+    HOST_ONLY = "host_only"
+    TABLE_BROKEN = "table_broken"
+    GAME_STARTED = "game_started"
+    BOTS_BETWEEN_GAMES = "bots_between_games"
+    TABLE_FULL = "table_full"
+    NO_SUCH_SEAT = "no_such_seat"  # seat, last (numbered from 1)
+    HOST_SEAT = "host_seat"
+    SEAT_OPEN = "seat_open"  # seat (numbered from 1)
+    BOT_PLAYS_ON = "bot_plays_on"
+    ALREADY_PLAYING = "already_playing"
+    REMATCH_AFTER_GAME = "rematch_after_game"
+    RECORD_SAVING = "record_saving"
+    NOT_ALL_READY = "not_all_ready"  # names (of those not ready), count
+    READY_AFTER_GAME = "ready_after_game"
+    LEAVE_DURING_GAME = "leave_during_game"
+    TOO_FEW_SEATS = "too_few_seats"  # count (seats needed), filled
+    TOO_MANY_PLAYERS = "too_many_players"  # count (players allowed), filled
+    CANNOT_START = "cannot_start"
+    CANNOT_RESUME = "cannot_resume"  # a broken table's ``problem_code``
+    STORE_DOWN = "store_down"
+    # Play (WebSocket).
+    NO_GAME = "no_game"
+    NOT_A_PLAYER = "not_a_player"
+    UNKNOWN_ACTION = "unknown_action"  # action
+    STALE = "stale"
+    ILLEGAL = "illegal"  # with ``reason``
+    NOT_YOUR_TURN = "not_your_turn"  # with ``reason``
+    STORE_UNAVAILABLE = "store_unavailable"
+    NOT_STANDING_IN = "not_standing_in"
+    HINTS_OFF = "hints_off"
+    NOT_OVER = "not_over"
+    UNAUTHORIZED = "unauthorized"
+    SPECTATORS_FULL = "full"
+    BAD_MESSAGE = "bad_message"
+    TOO_LARGE = "too_large"
+    RATE_LIMITED = "rate_limited"  # count (seconds to wait; not for frames over the rate)
+    # Finished games, cups and the rest of HTTP.
+    NO_FINISHED_GAME = "no_finished_game"  # id
+    BAD_LIMIT = "bad_limit"
+    NO_LANGUAGE = "no_language"
+    NO_CUP = "no_cup"
+    CUP_TOKEN_NEEDED = "cup_token_needed"
+    UNKNOWN_CUP_ACTION = "unknown_cup_action"
+    CUP_NO_DICE = "cup_no_dice"
+    CUP_NO_DIE = "cup_no_die"
+    CUP_FULL = "cup_full"  # count (the most dice)
+    INVALID_REQUEST = "invalid_request"
+    NOT_FOUND = "not_found"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    BODY_TOO_LARGE = "body_too_large"
+    BODY_TIMEOUT = "body_timeout"
+    INTERNAL = "internal"
+
+
+class Refused(Exception):
+    """A request or frame the server refuses, having changed nothing: the English ``message``,
+    a :class:`ErrorCode` and parameters for the client's words, the HTTP ``status`` that fits,
+    and (for an illegal action) the engine's :class:`~dudo.engine.Reason`."""
+
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        status: int = 409,
+        reason: Reason | None = None,
+        /,
+        **params: int | str,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = status
+        self.reason = reason
+        self.params = {k: _safe(v) for k, v in params.items()}
+
+    def to_json(self) -> dict[str, Any]:
+        """``code``, ``params`` and (when there is one) ``reason``, for an answer or a frame."""
+        out: dict[str, Any] = {"code": str(self.code), "params": self.params}
+        if self.reason is not None:
+            out["reason"] = reason_json(self.reason)
+        return out
+
+
+def _safe(value: int | str) -> int | str:
+    # A parameter echoes what was sent: kept short, and without lone surrogates, which no
+    # JSON encoder of an answer can write.
+    if isinstance(value, str):
+        return value[:40].encode("utf-8", "replace").decode("utf-8")
+    return value
+
+
+def reason_json(reason: Reason) -> dict[str, Any]:
+    """An engine reason as the client words it: ``{"code", "params"}``."""
+    return {"code": str(reason.code), "params": {k: _safe(v) for k, v in reason.params.items()}}
 
 
 def body_model(request: Request) -> type[BaseModel] | None:
@@ -147,6 +272,15 @@ def _problem(error: Mapping[str, Any], model: type[BaseModel] | None) -> str:
 
 #: FastAPI's answer for a body json.loads could not even fail on cleanly (bad UTF-8, too deep).
 _UNREADABLE_BODY = "There was an error parsing the body"
+
+
+def http_code(request: Request, exc: HTTPException) -> ErrorCode:
+    """The code of a framework HTTP error (no route, wrong method, unreadable body)."""
+    if exc.detail == _UNREADABLE_BODY:
+        return ErrorCode.INVALID_REQUEST
+    return {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}.get(
+        exc.status_code, ErrorCode.REFUSED
+    )
 
 
 def http_detail(request: Request, exc: HTTPException) -> str:

@@ -14,6 +14,7 @@ from starlette.websockets import WebSocketState
 
 from dudo.engine.errors import DudoError
 from dudo.server.deps import client_address, find_table
+from dudo.server.errors import ErrorCode, Refused, reason_json
 from dudo.server.hints import HINT_FRAMES, answer_hint
 from dudo.server.limits import Guard, Limits, RateLimited
 from dudo.server.tables import ActionRefused, Hall, SeatKind, Table
@@ -90,8 +91,17 @@ class Connection:
             self.close_code = code
             self.queue.put_nowait(None)
 
-    def error(self, code: str, message: str) -> None:
-        self.send(dumps({"type": "error", "code": code, "message": message}))
+    def error(self, code: ErrorCode, message: str, /, **params: int | str) -> None:
+        self.refuse(Refused(code, message, **params))
+
+    def refuse(self, exc: Refused, refused_frame: str | None = None) -> None:
+        """An error frame: the English message, and the code and parameters a client words.
+        ``refused_frame`` (sent as ``for``) names the type of the frame refused, for frames a
+        client may want to tell apart from a refused move (the hints)."""
+        frame = {"type": "error", "message": str(exc), **exc.to_json()}
+        if refused_frame is not None:
+            frame["for"] = refused_frame
+        self.send(dumps(frame))
 
     def within_rate(self) -> bool:
         now = time.monotonic()
@@ -139,13 +149,27 @@ async def play(websocket: WebSocket, code: str) -> None:
         table = await find_table(hall, guard, client_address(websocket), code)
     except RateLimited as exc:
         await websocket.send_text(
-            dumps({"type": "error", "code": "rate_limited", "message": str(exc)})
+            dumps(
+                {
+                    "type": "error",
+                    "message": str(exc),
+                    **Refused(
+                        ErrorCode.RATE_LIMITED, str(exc), 429, None, count=exc.retry_after
+                    ).to_json(),
+                }
+            )
         )
         await websocket.close(code=4429)
         return
     if table is None:
         await websocket.send_text(
-            dumps({"type": "error", "code": "no_table", "message": f"there is no table {code!r}"})
+            dumps(
+                {
+                    "type": "error",
+                    "message": f"there is no table {code!r}",
+                    **Refused(ErrorCode.NO_TABLE, "", table=code[:12]).to_json(),
+                }
+            )
         )
         await websocket.close(code=4404)
         return
@@ -158,9 +182,9 @@ async def play(websocket: WebSocket, code: str) -> None:
                 return
             hello = parse_frame(first)
             if hello["type"] != "hello":
-                raise BadMessage("bad_message", "the first frame must be hello")
+                raise BadMessage(ErrorCode.BAD_MESSAGE, "the first frame must be hello")
         except BadMessage as exc:
-            connection.error(exc.code, str(exc))
+            connection.refuse(exc)
             connection.finish(1008)
             return
         except TimeoutError:
@@ -189,11 +213,11 @@ def welcome(table: Table, connection: Connection, hello: dict[str, Any]) -> bool
     seat = table.seat_for_token(token) if token else None
     if token and seat is None:
         connection.error(
-            "unauthorized", "this seat token is not valid at this table; you are watching"
+            ErrorCode.UNAUTHORIZED, "this seat token is not valid at this table; you are watching"
         )
     if seat is None and not table.admits_spectator():
         connection.error(
-            "full",
+            ErrorCode.SPECTATORS_FULL,
             f"this table has {table.spectators} spectators, as many as it takes: try again later",
         )
         return False
@@ -228,13 +252,13 @@ async def serve_frames(table: Table, connection: Connection) -> None:
                 connection.finish(1008)
                 return
             connection.error(
-                "rate_limited", f"more than {connection.rate:g} frames a second: slow down"
+                ErrorCode.RATE_LIMITED, f"more than {connection.rate:g} frames a second: slow down"
             )
             continue
         try:
             frame = parse_frame(raw)
         except BadMessage as exc:
-            connection.error(exc.code, str(exc))
+            connection.refuse(exc)
             continue
         await handle(table, connection, frame)
 
@@ -252,7 +276,7 @@ async def handle(table: Table, connection: Connection, frame: dict[str, Any]) ->
             async with table.lock:
                 connection.send('{"type":"pong"}')
         elif kind == "hello":
-            connection.error("bad_message", "hello is sent once, first")
+            connection.error(ErrorCode.BAD_MESSAGE, "hello is sent once, first")
         elif kind == "act":
             await table.act(seat, frame["action"], frame.get("turn"))
         elif kind == "explain":
@@ -264,6 +288,7 @@ async def handle(table: Table, connection: Connection, frame: dict[str, Any]) ->
                         "action": frame["action"],
                         "legal": problem is None,
                         "problem": problem,
+                        "reason": None if problem is None else reason_json(problem),
                     }
                 )
             )
@@ -275,9 +300,8 @@ async def handle(table: Table, connection: Connection, frame: dict[str, Any]) ->
             except ActionRefused as exc:
                 # ``for`` names the refused frame: a client can tell a hint that came too
                 # late (the game ended meanwhile) from a refused move.
-                refused = {"type": "error", "code": exc.code, "message": str(exc), "for": kind}
-                connection.send(dumps(refused))
+                connection.refuse(exc, kind)
     except ActionRefused as exc:
-        connection.error(exc.code, str(exc))
+        connection.refuse(exc)
     except DudoError as exc:
-        connection.error("illegal", str(exc))
+        connection.error(ErrorCode.ILLEGAL, str(exc))

@@ -13,6 +13,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from dudo.server.errors import ErrorCode
+
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
@@ -88,7 +90,11 @@ async def _internal_error(_request: Request, _exc: Exception) -> JSONResponse:
     # Starlette answers a crash outside every middleware added to the app, so this answer
     # carries the headers itself. The traceback still goes to the server's log.
     return JSONResponse(
-        {"detail": "the server failed on this request; it is logged, please report it"},
+        {
+            "detail": "the server failed on this request; it is logged, please report it",
+            "code": ErrorCode.INTERNAL,
+            "params": {},
+        },
         status_code=500,
         headers=SECURITY_HEADERS,
     )

@@ -27,12 +27,14 @@ from typing import Any, Protocol, TypeVar
 from dudo.bots import BOT_NAMES, Bot, make_bot, out_of_turn_call
 from dudo.engine.actions import Action, Call
 from dudo.engine.chance import RandomChance
-from dudo.engine.errors import DudoError
+from dudo.engine.errors import DudoError, Reason, ReasonCode, RulesError
 from dudo.engine.events import Revealed
 from dudo.engine.game import Game
 from dudo.engine.rules import DEFAULT_PRESET, PRESETS, Rules, from_mapping
 from dudo.notation import parse_action
 from dudo.records import PlayerInfo, record_of
+from dudo.server.errors import ErrorCode, Refused
+from dudo.server.errors import ErrorCode as E
 from dudo.server.learner import Learner
 from dudo.server.limits import Limits
 from dudo.server.storage import (
@@ -97,20 +99,22 @@ class AutoWhy(StrEnum):
     STAND_IN = "stand_in"  # a bot plays the seat of a player who is away or was kicked
 
 
-class TableError(Exception):
+class TableError(Refused):
     """A request the table refuses. ``status`` is the HTTP status that fits it."""
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
+    def __init__(
+        self, status: int, message: str, code: ErrorCode = E.REFUSED, /, **params: int | str
+    ) -> None:
+        super().__init__(code, message, status, **params)
 
 
-class ActionRefused(Exception):
+class ActionRefused(Refused):
     """An intent the table refuses; ``code`` goes to the client in the error frame."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+    def __init__(
+        self, code: ErrorCode, message: str, reason: Reason | None = None, /, **params: int | str
+    ) -> None:
+        super().__init__(code, message, 409, reason, **params)
 
 
 class Outbox(Protocol):
@@ -204,14 +208,19 @@ def clean_name(name: object) -> str:
     """A display name: 1 to 24 printable characters once spaces are trimmed, in Unicode's
     composed form (so the same name typed on two keyboards is the same text)."""
     if not isinstance(name, str):
-        raise TableError(400, "name: give a display name as text")
+        raise TableError(400, "name: give a display name as text", E.NAME_NOT_TEXT)
     text = unicodedata.normalize("NFC", " ".join(name.split()))
     if not text:
-        raise TableError(400, "name: a display name is needed")
+        raise TableError(400, "name: a display name is needed", E.NAME_MISSING)
     if len(text) > MAX_NAME:
-        raise TableError(400, f"name: at most {MAX_NAME} characters, not {len(text)}")
+        raise TableError(
+            400,
+            f"name: at most {MAX_NAME} characters, not {len(text)}",
+            E.NAME_TOO_LONG,
+            count=MAX_NAME,
+        )
     if any(unicodedata.category(ch).startswith("C") for ch in text):
-        raise TableError(400, "name: control characters are not allowed")
+        raise TableError(400, "name: control characters are not allowed", E.NAME_CONTROL)
     return text
 
 
@@ -241,18 +250,32 @@ def bot_name(seats: list[Seat], seat: int) -> str:
 
 def check_level(level: object) -> str:
     if not isinstance(level, str) or level not in BOT_NAMES:
-        raise TableError(400, f"bot level {level!r} is unknown; levels are: {', '.join(BOT_NAMES)}")
+        raise TableError(
+            400,
+            f"bot level {level!r} is unknown; levels are: {', '.join(BOT_NAMES)}",
+            E.UNKNOWN_LEVEL,
+            level=str(level),
+        )
     return level
 
 
 def table_rules(preset: str, options: dict[str, Any]) -> Rules:
     """The rules of a table: a preset plus house rules, checked by the engine."""
     if preset not in PRESETS:
-        raise TableError(400, f"preset {preset!r} is unknown; presets are: {', '.join(PRESETS)}")
+        raise TableError(
+            400,
+            f"preset {preset!r} is unknown; presets are: {', '.join(PRESETS)}",
+            E.UNKNOWN_PRESET,
+            preset=preset,
+        )
     try:
         return from_mapping(options, base=PRESETS[preset])
+    except RulesError as exc:
+        if exc.option is not None:  # the refusal names the house rule at fault
+            raise TableError(400, f"options: {exc}", E.BAD_OPTION, option=exc.option) from None
+        raise TableError(400, f"options: {exc}", E.BAD_OPTIONS) from None
     except DudoError as exc:
-        raise TableError(400, f"options: {exc}") from None
+        raise TableError(400, f"options: {exc}", E.BAD_OPTIONS) from None
 
 
 def action_for(game: Game, player: int, text: str) -> Action:
@@ -346,16 +369,24 @@ class Table:
     def require_host(self, token: str | None) -> Seat:
         seat = self.seat_for_token(token)
         if seat is None:
-            raise TableError(401, "a valid seat token is needed (Authorization: Bearer <token>)")
+            raise TableError(
+                401,
+                "a valid seat token is needed (Authorization: Bearer <token>)",
+                E.SEAT_TOKEN_NEEDED,
+            )
         if seat.seat != self.host:
-            raise TableError(403, "only the table's host can do that")
+            raise TableError(403, "only the table's host can do that", E.HOST_ONLY)
         return seat
 
     def require_seat(self, token: str | None) -> Seat:
         """The human seat whose token this is."""
         seat = self.seat_for_token(token)
         if seat is None or seat.kind is not SeatKind.HUMAN:
-            raise TableError(401, "a valid seat token is needed (Authorization: Bearer <token>)")
+            raise TableError(
+                401,
+                "a valid seat token is needed (Authorization: Bearer <token>)",
+                E.SEAT_TOKEN_NEEDED,
+            )
         return seat
 
     def is_ready(self, seat: Seat) -> bool:
@@ -380,6 +411,8 @@ class Table:
             "version": self.version,
             "status": str(self.status),
             "problem": self.problem_text,
+            # The client words a broken table by this code, not by the English log line.
+            "problem_code": None if self.problem_text is None else str(E.CANNOT_RESUME),
             "store": str(self.store_state),
             "game": self.game_id,
             "game_number": self.game_number,
@@ -413,6 +446,7 @@ class Table:
                 409,
                 "this table's game could not be resumed when the server restarted, so the "
                 "table is closed; its finished games are kept. Please start a new table.",
+                E.TABLE_BROKEN,
             )
 
     async def join(self, name: object) -> tuple[Seat, str]:
@@ -421,7 +455,9 @@ class Table:
             self._refuse_if_broken()
             if self.status is TableStatus.PLAYING:
                 raise TableError(
-                    409, "the game has started: you can watch it, and join the next one"
+                    409,
+                    "the game has started: you can watch it, and join the next one",
+                    E.GAME_STARTED,
                 )
             taken = next(
                 (s.name for s in self.seats if s.name and name_key(s.name) == name_key(display)),
@@ -429,7 +465,10 @@ class Table:
             )
             if taken is not None:
                 raise TableError(
-                    409, f"the name {taken!r} is taken at this table: choose another name"
+                    409,
+                    f"the name {taken!r} is taken at this table: choose another name",
+                    E.NAME_TAKEN,
+                    name=taken,
                 )
             seat = self._open_seat()
             token = secrets.token_urlsafe(24)
@@ -449,7 +488,9 @@ class Table:
         async with self.lock:
             self._refuse_if_broken()
             if self.status is TableStatus.PLAYING:
-                raise TableError(409, "bots can be added between games, not during one")
+                raise TableError(
+                    409, "bots can be added between games, not during one", E.BOTS_BETWEEN_GAMES
+                )
             seat = self._open_seat()
             stored = seat.as_bot(checked, bot_name(self.seats, seat.seat))
             await self.hall.answer(self.hall.store.save_seat, self.code, stored)
@@ -461,25 +502,42 @@ class Table:
         seat = next((s for s in self.seats if s.kind is SeatKind.OPEN), None)
         if seat is None:
             raise TableError(
-                409, "the table is full: ask the host to free a seat, or watch the game"
+                409,
+                "the table is full: ask the host to free a seat, or watch the game",
+                E.TABLE_FULL,
             )
         return seat
 
     async def remove_seat(self, index: int) -> None:
         if not 0 <= index < len(self.seats):
-            raise TableError(404, f"there is no seat {index}: seats are 0 to {len(self.seats) - 1}")
+            raise TableError(
+                404,
+                f"there is no seat {index}: seats are 0 to {len(self.seats) - 1}",
+                E.NO_SUCH_SEAT,
+                seat=index + 1,
+                last=len(self.seats),
+            )
         if index == self.host:
             raise TableError(
-                400, "the host cannot remove their own seat: leave the table to give it up"
+                400,
+                "the host cannot remove their own seat: leave the table to give it up",
+                E.HOST_SEAT,
             )
         async with self.lock:
             self._refuse_if_broken()
             seat = self.seats[index]
             if seat.kind is SeatKind.OPEN:
-                raise TableError(409, f"seat {index} is already open: nobody to remove")
+                raise TableError(
+                    409,
+                    f"seat {index} is already open: nobody to remove",
+                    E.SEAT_OPEN,
+                    seat=index + 1,
+                )
             in_game = self.status is TableStatus.PLAYING and index in self.players
             if in_game and seat.kind is SeatKind.BOT:
-                raise TableError(409, "a bot in the game plays on until the game ends")
+                raise TableError(
+                    409, "a bot in the game plays on until the game ends", E.BOT_PLAYS_ON
+                )
             # A kicked player's seat in a game is played by a bot until the game ends.
             stored = seat.as_stand_in() if in_game else seat.as_open()
             await self.hall.answer(self.hall.store.save_seat, self.code, stored)
@@ -500,7 +558,7 @@ class Table:
         async with self.lock:
             self._refuse_if_broken()
             if self.status is TableStatus.PLAYING:
-                raise TableError(409, "the game is already being played")
+                raise TableError(409, "the game is already being played", E.ALREADY_PLAYING)
             if self.status is TableStatus.OVER:
                 self._refuse_unready()
             await self._start()
@@ -509,10 +567,14 @@ class Table:
         async with self.lock:
             self._refuse_if_broken()
             if self.status is not TableStatus.OVER:
-                raise TableError(409, "a rematch can be offered once the game is over")
+                raise TableError(
+                    409, "a rematch can be offered once the game is over", E.REMATCH_AFTER_GAME
+                )
             if self.saving_record:
                 raise TableError(
-                    503, "the last game is still being saved; offer the rematch in a moment"
+                    503,
+                    "the last game is still being saved; offer the rematch in a moment",
+                    E.RECORD_SAVING,
                 )
             self._refuse_unready()
             await self._start()
@@ -529,21 +591,28 @@ class Table:
                 409,
                 "the rematch starts once everyone at the table is ready; waiting for "
                 f"{', '.join(waiting)} (the host may remove a seat that does not answer)",
+                E.NOT_ALL_READY,
+                names=", ".join(waiting),
+                count=len(waiting),
             )
 
     async def set_ready(self, seat: Seat, ready: object) -> None:
         """A person says they are ready for the rematch (or no longer are)."""
         if not isinstance(ready, bool):
-            raise TableError(400, "ready: give true or false")
+            raise TableError(400, "ready: give true or false", E.INVALID_REQUEST)
         async with self.lock:
             self._refuse_if_broken()
             if self.status is not TableStatus.OVER:
                 raise TableError(
-                    409, "you can say you are ready for a rematch once the game is over"
+                    409,
+                    "you can say you are ready for a rematch once the game is over",
+                    E.READY_AFTER_GAME,
                 )
             if seat.kind is not SeatKind.HUMAN:
                 raise TableError(
-                    401, "a valid seat token is needed (Authorization: Bearer <token>)"
+                    401,
+                    "a valid seat token is needed (Authorization: Bearer <token>)",
+                    E.SEAT_TOKEN_NEEDED,
                 )
             stored = seat.stored(ready=ready)
             await self.hall.answer(self.hall.store.save_seat, self.code, stored)
@@ -558,13 +627,16 @@ class Table:
             self._refuse_if_broken()
             if seat.kind is not SeatKind.HUMAN:
                 raise TableError(
-                    401, "a valid seat token is needed (Authorization: Bearer <token>)"
+                    401,
+                    "a valid seat token is needed (Authorization: Bearer <token>)",
+                    E.SEAT_TOKEN_NEEDED,
                 )
             if self.status is TableStatus.PLAYING:
                 raise TableError(
                     409,
                     "you can leave the table before or after a game, not during one: if you go, "
                     "a bot plays for you after the grace period",
+                    E.LEAVE_DURING_GAME,
                 )
             host = self.host
             if seat.seat == host:
@@ -653,18 +725,24 @@ class Table:
                 f"at least {words[need]} seats must be filled to play under these rules, and "
                 f"{words[len(filled)]} {'is' if len(filled) == 1 else 'are'}: "
                 "invite a friend or add a bot",
+                E.TOO_FEW_SEATS,
+                count=need,
+                filled=len(filled),
             )
         if self.rules.max_players is not None and len(filled) > self.rules.max_players:
             raise TableError(
                 409,
                 f"these rules allow at most {self.rules.max_players} players, not "
                 f"{len(filled)}: remove a bot or a player",
+                E.TOO_MANY_PLAYERS,
+                count=self.rules.max_players,
+                filled=len(filled),
             )
         seed = self.hall.dice.getrandbits(62)
         try:  # the engine checks the game before anything is stored
             game = Game(self.rules, len(filled), chance=RandomChance(seed))
         except DudoError as exc:
-            raise TableError(409, f"the game cannot start: {exc}") from None
+            raise TableError(409, f"the game cannot start: {exc}", E.CANNOT_START) from None
         players = [
             {"seat": s.seat, "name": s.name, "kind": str(s.kind), "level": s.level} for s in filled
         ]
@@ -718,18 +796,18 @@ class Table:
         text is not an action."""
         game = self.game
         if game is None or self.status is not TableStatus.PLAYING:
-            raise ActionRefused("no_game", "no game is being played at this table")
+            raise ActionRefused(E.NO_GAME, "no game is being played at this table")
         if seat is not None and seat.kind is not SeatKind.HUMAN:
             seat = None  # kicked while this frame waited: the connection only watches now
         player = self.player_of(seat)
         if player is None:
             raise ActionRefused(
-                "not_a_player", "you are watching: only players in the game can act"
+                E.NOT_A_PLAYER, "you are watching: only players in the game can act"
             )
         try:
             return player, action_for(game, player, text)
         except DudoError as exc:
-            raise ActionRefused("unknown_action", str(exc)) from None
+            raise ActionRefused(E.UNKNOWN_ACTION, str(exc), action=text[:40]) from None
 
     async def act(self, seat: Seat | None, text: str, turn: int | None) -> None:
         """Play ``text`` for ``seat``. Raises :class:`ActionRefused` and changes nothing if
@@ -740,24 +818,24 @@ class Table:
             assert game is not None
             if turn is not None and turn != len(game.history):
                 raise ActionRefused(
-                    "stale",
+                    E.STALE,
                     f"the game has moved on (you chose at turn {turn}, it is now turn "
                     f"{len(game.history)}): choose again",
                 )
             problem = self.problem(player, action)
             if problem is not None:
-                code = "not_your_turn" if self._out_of_turn(player, action) else "illegal"
-                raise ActionRefused(code, problem)
+                code = E.NOT_YOUR_TURN if self._out_of_turn(player, action) else E.ILLEGAL
+                raise ActionRefused(code, problem, problem)
             try:
                 await self._commit(player, action)
             except StoreUnavailable:
                 raise ActionRefused(
-                    "store_unavailable",
+                    E.STORE_UNAVAILABLE,
                     "your move could not be saved (the database is not answering), so nothing "
                     "changed: play it again in a moment",
                 ) from None
 
-    def explain(self, seat: Seat | None, text: str) -> str | None:
+    def explain(self, seat: Seat | None, text: str) -> Reason | None:
         """Why ``seat`` may not play ``text`` now (None: it may)."""
         player, action = self.intent(seat, text)
         return self.problem(player, action)
@@ -768,22 +846,39 @@ class Table:
         assert game is not None
         return player != game.to_move and not isinstance(action, Call)
 
-    def problem(self, player: int, action: Action) -> str | None:
+    def problem(self, player: int, action: Action) -> Reason | None:
         """Why ``player`` may not play ``action`` now (None: they may). The engine decides; the
-        answer names players by name."""
+        answer names players by name, in the English and in the ``player`` parameter."""
         game = self.game
         assert game is not None
         if game.is_over:
-            return "the game is over"
+            return Reason(ReasonCode.GAME_OVER, "the game is over")
         if action in game.legal_actions(player):
             return None
         mover = self.name_of(game.to_move)
         if self._out_of_turn(player, action):
-            return f"it is {mover}'s turn, not yours: wait for your turn"
+            return Reason(
+                ReasonCode.NOT_YOUR_TURN,
+                f"it is {mover}'s turn, not yours: wait for your turn",
+                player=mover,
+            )
         if player != game.to_move and not self.rules.cruzado:
-            return f"it is {mover}'s turn: under these rules nobody may call out of turn"
-        why = game.problem(action) or f"{action} is not one of your legal actions now"
-        return _PLAYER_NUMBER.sub(lambda m: self.name_of(int(m[1])), why)
+            return Reason(
+                ReasonCode.CRUZADO_OFF,
+                f"it is {mover}'s turn: under these rules nobody may call out of turn",
+                player=mover,
+            )
+        why = game.problem(action) or Reason(
+            ReasonCode.NOT_LEGAL_NOW,
+            f"{action} is not one of your legal actions now",
+            action=str(action),
+        )
+        params = dict(why.params)
+        who = params.get("player")
+        if isinstance(who, int):
+            params["player"] = self.name_of(who)
+        text = _PLAYER_NUMBER.sub(lambda m: self.name_of(int(m[1])), why)
+        return Reason(why.code, text, **params)
 
     def name_of(self, player: int) -> str:
         if not 0 <= player < len(self.players):
@@ -1091,18 +1186,18 @@ class Table:
 
     async def take_back(self, seat: Seat | None) -> None:
         if seat is None or seat.kind is not SeatKind.HUMAN:
-            raise ActionRefused("not_a_player", "only a player can take a seat back")
+            raise ActionRefused(E.NOT_A_PLAYER, "only a player can take a seat back")
         async with self.lock:
             if not seat.autoplay:
                 raise ActionRefused(
-                    "not_standing_in", "no bot is playing for you: your seat is yours to play"
+                    E.NOT_STANDING_IN, "no bot is playing for you: your seat is yours to play"
                 )
             stored = seat.stored(autoplay=False)
             try:
                 await self.hall.db.run(self.hall.store.save_seat, self.code, stored)
             except StoreUnavailable:
                 raise ActionRefused(
-                    "store_unavailable",
+                    E.STORE_UNAVAILABLE,
                     "your seat could not be taken back (the database is not answering): "
                     "try again in a moment",
                 ) from None
@@ -1284,7 +1379,7 @@ class Hall:
         try:
             return await self.db.run(method, *args)
         except StoreUnavailable:
-            raise TableError(503, STORE_DOWN) from None
+            raise TableError(503, STORE_DOWN, E.STORE_DOWN) from None
 
     def spawn(self, job: Awaitable[None]) -> None:
         """Run ``job`` as a task the hall keeps (and cancels when the server stops); its
@@ -1327,7 +1422,7 @@ class Hall:
                 continue
             if not await self.answer(self.store.code_taken, code):
                 return code
-        raise TableError(503, "could not find a free table code; try again")
+        raise TableError(503, "could not find a free table code; try again", E.NO_FREE_CODE)
 
     async def create(
         self,
@@ -1339,21 +1434,36 @@ class Hall:
     ) -> tuple[Table, str]:
         display = clean_name(name)
         if not MIN_SEATS <= settings.seats <= MAX_SEATS:
-            raise TableError(400, f"seats: from {MIN_SEATS} to {MAX_SEATS}, not {settings.seats}")
+            raise TableError(
+                400,
+                f"seats: from {MIN_SEATS} to {MAX_SEATS}, not {settings.seats}",
+                E.SEATS_RANGE,
+                least=MIN_SEATS,
+                most=MAX_SEATS,
+            )
         if len(bots) > settings.seats - 1:
-            raise TableError(400, f"bots: at most {settings.seats - 1} with {settings.seats} seats")
+            raise TableError(
+                400,
+                f"bots: at most {settings.seats - 1} with {settings.seats} seats",
+                E.TOO_MANY_BOTS,
+                count=settings.seats - 1,
+            )
         levels = [check_level(level) for level in bots]
         rules = table_rules(preset, options)
         if rules.max_players is not None and settings.seats > rules.max_players:
             raise TableError(
                 400,
                 f"seats: {preset} with these options allows at most {rules.max_players} players",
+                E.SEATS_ABOVE_RULES,
+                count=rules.max_players,
             )
         if settings.seats < rules.min_players:
             raise TableError(
                 400,
                 f"seats: these rules need at least {rules.min_players} players, so the table "
                 f"needs at least {rules.min_players} seats",
+                E.SEATS_BELOW_RULES,
+                count=rules.min_players,
             )
         code = await self.new_code()
         token = secrets.token_urlsafe(24)

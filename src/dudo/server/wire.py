@@ -17,6 +17,7 @@ from dudo.engine.counting import counting_dice
 from dudo.engine.events import Event, Revealed
 from dudo.engine.rules import Rules
 from dudo.engine.view import PlayerView
+from dudo.server.errors import ErrorCode, Refused
 
 #: The largest client frame accepted, in bytes (a bid, a call or a hello is far smaller).
 MAX_FRAME = 4096
@@ -24,12 +25,11 @@ MAX_FRAME = 4096
 PROTOCOL_VERSION = 1
 
 
-class BadMessage(ValueError):
+class BadMessage(Refused, ValueError):
     """A client frame that is not a valid protocol message. ``code`` is the error code sent back."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(code, message, 400)
 
 
 def _plain(value: Any) -> Any:
@@ -226,58 +226,66 @@ def _unencodable(text: str) -> bool:
 def parse_frame(text: str | bytes) -> dict[str, Any]:
     """Check one client frame and return it as a dict, or raise :class:`BadMessage`."""
     if len(text) > MAX_FRAME:
-        raise BadMessage("too_large", f"frame of {len(text)} bytes; the limit is {MAX_FRAME}")
+        raise BadMessage(
+            ErrorCode.TOO_LARGE, f"frame of {len(text)} bytes; the limit is {MAX_FRAME}"
+        )
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
             raise BadMessage(
-                "bad_message", "not JSON: a binary frame must hold JSON text in UTF-8"
+                ErrorCode.BAD_MESSAGE, "not JSON: a binary frame must hold JSON text in UTF-8"
             ) from None
     if _too_deep(text):
         raise BadMessage(
-            "bad_message",
+            ErrorCode.BAD_MESSAGE,
             f"nested deeper than {MAX_DEPTH} levels: a frame is one flat JSON object",
         )
     try:
         data = _DECODER.decode(text)
     except ValueError:
         raise BadMessage(
-            "bad_message", 'not JSON: send a JSON object such as {"type": "ping"}'
+            ErrorCode.BAD_MESSAGE, 'not JSON: send a JSON object such as {"type": "ping"}'
         ) from None
     if not isinstance(data, dict):
-        raise BadMessage("bad_message", f"expected a JSON object, got {type(data).__name__}")
+        raise BadMessage(
+            ErrorCode.BAD_MESSAGE, f"expected a JSON object, got {type(data).__name__}"
+        )
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _FRAME_FIELDS:
         known = ", ".join(_FRAME_FIELDS)
-        raise BadMessage("bad_message", f"unknown frame type {kind!r}; types are: {known}")
+        raise BadMessage(ErrorCode.BAD_MESSAGE, f"unknown frame type {kind!r}; types are: {known}")
     fields = _FRAME_FIELDS[kind]
     for name, value in data.items():
         if name == "type":
             continue
         field = fields.get(name)
         if field is None:
-            raise BadMessage("bad_message", f"{kind}: unknown field {name!r}")
+            raise BadMessage(ErrorCode.BAD_MESSAGE, f"{kind}: unknown field {name!r}")
         _check(f"{kind}.{name}", field, value)
     for name in _REQUIRED[kind]:
         if name not in data:
-            raise BadMessage("bad_message", f"{kind}: missing field {name!r}")
+            raise BadMessage(ErrorCode.BAD_MESSAGE, f"{kind}: missing field {name!r}")
     return data
 
 
 def _check(where: str, field: _Field, value: Any) -> None:
     """Refuse ``value`` unless it is one of ``field``'s types, within its bounds."""
     if isinstance(value, bool) or not isinstance(value, field.types):
-        raise BadMessage("bad_message", f"{where}: expected {field.want()}, got {_shown(value)}")
+        raise BadMessage(
+            ErrorCode.BAD_MESSAGE, f"{where}: expected {field.want()}, got {_shown(value)}"
+        )
     if isinstance(value, int) and not field.low <= value <= field.high:
-        raise BadMessage("bad_message", f"{where}: expected {field.want()}, got {value}")
+        raise BadMessage(ErrorCode.BAD_MESSAGE, f"{where}: expected {field.want()}, got {value}")
     if isinstance(value, str):
         if field.longest and len(value) > field.longest:
-            raise BadMessage("bad_message", f"{where}: longer than {field.longest} characters")
+            raise BadMessage(
+                ErrorCode.BAD_MESSAGE, f"{where}: longer than {field.longest} characters"
+            )
         if _unencodable(value):
             # Such a string cannot be sent back, stored or hashed as UTF-8.
             raise BadMessage(
-                "bad_message",
+                ErrorCode.BAD_MESSAGE,
                 f"{where}: holds a lone UTF-16 surrogate (an escape such as \\ud800 without its "
                 "pair), which is not Unicode text: send the character itself or its full pair",
             )

@@ -1,14 +1,17 @@
 // api.js — fetch helpers for the dudo HTTP API (PROTOCOL.md, "HTTP").
 //
 // api(path, {method, body, token}) resolves to the parsed JSON answer, or throws an
-// ApiError carrying the HTTP status and the server's `detail` text.
+// ApiError carrying the HTTP status, the server's English `detail`, and the `code` and
+// `params` that i18n.js wordError() words in the page's language.
 
 export class ApiError extends Error {
-  constructor(status, detail) {
+  constructor(status, detail, code = null, params = {}) {
     super(detail);
     this.name = "ApiError";
     this.status = status;
     this.detail = detail;
+    this.code = code;
+    this.params = params || {};
   }
 }
 
@@ -44,7 +47,7 @@ export async function api(path, { method = "GET", body, token } = {}) {
       cache: "no-store",
     });
   } catch (err) {
-    throw new ApiError(0, `network error: ${err.message || err}`);
+    throw new ApiError(0, `network error: ${err.message || err}`, "network");
   }
   let data = null;
   const text = await response.text();
@@ -57,7 +60,8 @@ export async function api(path, { method = "GET", body, token } = {}) {
   }
   if (!response.ok) {
     const detail = data && data.detail !== undefined ? detailText(data.detail) : response.statusText;
-    throw new ApiError(response.status, detail || `HTTP ${response.status}`);
+    const code = data && typeof data.code === "string" ? data.code : null;
+    throw new ApiError(response.status, detail || `HTTP ${response.status}`, code, data?.params);
   }
   return data;
 }

@@ -20,7 +20,7 @@
 // X doubt the pass, B type a bid, G the full grid. The buttons show their key (kbd).
 
 import { bidNode, dieEl } from "/static/dice.js";
-import { faceName, lang, parseBid, t, tNodes } from "/static/i18n.js";
+import { faceName, lang, parseBid, t, tNodes, wordError, wordReason } from "/static/i18n.js";
 import { el } from "/static/ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -328,8 +328,8 @@ export function typedAnswer(frame) {
     E.hooks.act(frame.action);
     return true;
   }
-  // The verdict in the page's language, then the engine's reason.
-  const problem = frame.problem || t("game.not_allowed");
+  // The verdict and the engine's reason, both in the page's language.
+  const problem = frame.reason ? wordReason(frame.reason) : t("game.not_allowed");
   typedError(t("bid.type_refused", { text: frame.action, problem }), "illegal");
   return true;
 }
@@ -341,7 +341,7 @@ export function typedRefused(frame) {
   const text = E.typed;
   E.typed = null;
   if (frame.code === "unknown_action") typedError(t("bid.type_unknown", { text }), frame.code);
-  else typedError(frame.message || frame.code, frame.code);
+  else typedError(wordError(frame), frame.code);
   $("bid-text").focus({ preventScroll: true });
   return true;
 }

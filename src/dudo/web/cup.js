@@ -23,7 +23,7 @@
 
 import "/static/pwa.js";
 import { ApiError, api } from "/static/api.js";
-import { onLangChange, t } from "/static/i18n.js";
+import { onLangChange, t, wordError } from "/static/i18n.js";
 import { dieEl } from "/static/dice.js";
 import { startPage, toast } from "/static/ui.js";
 
@@ -206,7 +206,7 @@ async function op(name) {
     }
     render(name === "roll");
   } catch (err) {
-    toast(err.detail || err.message, "error");
+    toast(wordError(err), "error");
   } finally {
     busy = false;
     setButtons();

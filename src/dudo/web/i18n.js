@@ -6,6 +6,10 @@
 //
 // Markup hooks: data-i18n="key" (text), data-i18n-placeholder, data-i18n-aria-label,
 // data-i18n-title. The language <select> is #lang-select on every page.
+//
+// The server says nothing a person reads in words of its own: refusals and reasons come as a
+// code with parameters (PROTOCOL.md, "Error codes"), worded here by wordError()/wordReason()
+// from the keys error.<code> and reason.<code>.
 
 export const LANGUAGES = ["en", "es", "it"];
 
@@ -183,4 +187,38 @@ export function actionText(action) {
     return b.reveal ? `${base} (${t("reveal.short", { dice: b.reveal.join(", ") })})` : base;
   }
   return callWord(action);
+}
+
+// Parameters of a server reason that are bids ("3x4") or dice ("4,4"), worded like the rest
+// of the page; a face is named. Names, numbers and codes pass as they are.
+const BID_PARAMS = new Set(["bid", "new", "standing"]);
+
+function wordParams(params) {
+  const out = {};
+  for (const [name, value] of Object.entries(params || {})) {
+    if (BID_PARAMS.has(name) && parseBid(value)) out[name] = bidText(value);
+    else if (name === "face" && Number.isInteger(value)) out[name] = faceName(value);
+    else if (name === "dice" && typeof value === "string") out[name] = value.split(",").join(", ");
+    else if (name === "option" && has(`opt.${value}`)) out[name] = t(`opt.${value}`);
+    else out[name] = value;
+  }
+  return out;
+}
+
+/** An engine reason `{code, params}` (why a move is not allowed) in the page's language. */
+export function wordReason(reason) {
+  if (!reason || !reason.code) return t("error.illegal");
+  const key = `reason.${reason.code}`;
+  return has(key) || has(`${key}_other`) ? t(key, wordParams(reason.params)) : t("error.illegal");
+}
+
+/** A server refusal in the page's language: an HTTP answer (ApiError) or a WebSocket error
+ * frame, each `{code, params, reason}`. A refused move is worded by its engine reason; an
+ * unknown code by a general sentence, never the server's English. */
+export function wordError(err) {
+  if (!err) return t("error.refused");
+  if (err.reason && err.reason.code) return wordReason(err.reason);
+  const key = `error.${err.code}`;
+  if (err.code && (has(key) || has(`${key}_other`))) return t(key, wordParams(err.params));
+  return t("error.refused");
 }

@@ -31,7 +31,7 @@
 import "/static/pwa.js";
 import { api, knownTables, saveSeatToken } from "/static/api.js";
 import { dieEl } from "/static/dice.js";
-import { onLangChange, t } from "/static/i18n.js";
+import { onLangChange, t, wordError } from "/static/i18n.js";
 import {
   botLevelLabel,
   groupLabel,
@@ -312,9 +312,9 @@ async function create(event) {
     saveSeatToken(answer.code, answer.token);
     location.assign(answer.url || `/t/${answer.code}`);
   } catch (err) {
-    error.textContent = err.detail || err.message;
+    error.textContent = wordError(err);
     error.hidden = false;
-    toast(err.detail || err.message, "error");
+    toast(wordError(err), "error");
     button.disabled = false;
   }
 }

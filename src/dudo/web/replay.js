@@ -19,7 +19,7 @@
 import "/static/pwa.js";
 import { api, ApiError } from "/static/api.js";
 import { bidNode, dieEl, renderDice } from "/static/dice.js";
-import { actionText, callWord, onLangChange, parseBid, t } from "/static/i18n.js";
+import { actionText, callWord, onLangChange, parseBid, t, wordError } from "/static/i18n.js";
 import { countsForReveal, narrateEvent } from "/static/narrate.js";
 import { el, startPage } from "/static/ui.js";
 
@@ -170,7 +170,7 @@ async function main() {
     if (err instanceof ApiError && (err.status === 404 || err.status === 422)) {
       $("replay-main").dataset.state = "missing";
       $("replay-info").replaceChildren(
-        el("span", { class: "error-text" }, err.detail),
+        el("span", { class: "error-text" }, wordError(err)),
         " ",
         el("a", { href: "/games" }, t("replay.back")),
       );

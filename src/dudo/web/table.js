@@ -61,6 +61,8 @@ import {
   parseBid,
   t,
   tNodes,
+  wordError,
+  wordReason,
 } from "/static/i18n.js";
 import { learnerBid, learnerFrame, learnerRender } from "/static/learner.js";
 import { countsForReveal, handName, narrateEvent } from "/static/narrate.js";
@@ -258,7 +260,7 @@ function onFrame(frame) {
     case "error":
       if (frame.for && learnerFrame(frame)) break; // a hint refused: the learner panel's
       clearPending();
-      if (!typedRefused(frame)) toast(frame.message || frame.code, "error");
+      if (!typedRefused(frame)) toast(wordError(frame), "error");
       if (frame.code === "no_table") {
         S.table = null;
         $("table-main").dataset.status = "missing";
@@ -331,9 +333,9 @@ function showExplain(frame) {
     box.textContent = t("game.legal_now", { bid: actionText(frame.action) });
     return;
   }
-  let problem = frame.problem || t("game.not_allowed");
-  if (problem.startsWith(`${frame.action}: `)) problem = problem.slice(frame.action.length + 2);
-  box.textContent = `${actionText(frame.action)}: ${problem}`;
+  // The engine's reason, worded here: the frame's `problem` is the server's English.
+  const why = frame.reason ? wordReason(frame.reason) : t("game.not_allowed");
+  box.textContent = `${actionText(frame.action)}: ${why}`;
 }
 
 // A table snapshot replaces the one shown only if it is not older: an HTTP answer that comes
@@ -355,7 +357,7 @@ async function hostCall(method, path, body) {
     });
     if (table && table.code && takeTable(table)) render();
   } catch (err) {
-    toast(err.detail || err.message, "error");
+    toast(wordError(err), "error");
   }
 }
 
@@ -375,7 +377,7 @@ async function leaveTable() {
     render();
     toast(t("people.left"), "ok", 2500);
   } catch (err) {
-    toast(err.detail || err.message, "error");
+    toast(wordError(err), "error");
   }
 }
 
@@ -446,12 +448,13 @@ function renderJoin() {
   const open = (S.table.seats || []).filter((s) => s.kind === "open").length;
   const canJoin = st !== "playing" && st !== "broken" && open > 0;
   $("join-form").hidden = !canJoin;
-  $("join-closed").hidden = canJoin;
+  $("join-closed").hidden = canJoin || st === "broken"; // the broken banner says why
   $("join-closed").textContent = st === "playing" ? t("join.started") : t("join.full");
   $("join-info").textContent = t("join.info", {
     code: S.table.code,
     preset: S.table.preset,
     open,
+    count: open, // "1 posto libero", "2 posti liberi"
     seats: S.table.seats.length,
   });
   $("watch-button").hidden = !!socket;
@@ -1026,7 +1029,7 @@ async function join(event) {
     S.seat = answer.seat;
     connect();
   } catch (err) {
-    toast(err.detail || err.message, "error");
+    toast(wordError(err), "error");
     await loadTable().catch(() => {});
     render();
   } finally {

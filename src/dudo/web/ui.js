@@ -1,6 +1,6 @@
 // ui.js — small DOM helpers shared by every page: element builder, the #toast, page start-up.
 
-import { initI18n } from "/static/i18n.js";
+import { initI18n, wordError } from "/static/i18n.js";
 
 /** el("button", {id: "x", class: "a b", dataset: {seat: 1}, onclick: fn}, "text", node) */
 export function el(tag, attrs = {}, ...children) {
@@ -53,7 +53,8 @@ export async function startPage(main) {
     await main();
   } catch (err) {
     console.error(err);
-    toast(String(err.message || err), "error", 8000);
+    // A refusal of the server in the page's language; anything else as it is.
+    toast(err && err.name === "ApiError" ? wordError(err) : String(err.message || err), "error", 8000);
   }
 }
 

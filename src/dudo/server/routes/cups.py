@@ -8,10 +8,11 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException
+from fastapi import APIRouter, Depends
 
 from dudo.cup import Cup, CupError
 from dudo.server.deps import AuthorizationHeader, HallDep, bearer, spending
+from dudo.server.errors import ErrorCode, Refused
 from dudo.server.storage import token_hash
 from dudo.server.tables import Hall
 
@@ -32,15 +33,26 @@ CUP_ACTIONS: dict[str, Callable[[Cup], Cup]] = {
 #: the database (PostgreSQL refuses text holding a NUL).
 CUP_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
+#: The changes a cup may refuse, and the code of each refusal.
+_CUP_REFUSALS = {
+    "roll": ErrorCode.CUP_NO_DICE,
+    "remove": ErrorCode.CUP_NO_DIE,
+    "add": ErrorCode.CUP_FULL,
+}
+
 
 async def _cup_of(hall: Hall, cup_id: str, authorization: str | None) -> Cup:
     found = await hall.answer(hall.store.load_cup, cup_id) if CUP_ID.fullmatch(cup_id) else None
     if found is None:
-        raise HTTPException(404, f"there is no cup {cup_id!r}")
+        raise Refused(ErrorCode.NO_CUP, f"there is no cup {cup_id!r}", 404)
     digest, cup_state = found
     token = bearer(authorization)
     if token is None or not secrets.compare_digest(digest, token_hash(token)):
-        raise HTTPException(401, "this cup's token is needed (Authorization: Bearer <token>)")
+        raise Refused(
+            ErrorCode.CUP_TOKEN_NEEDED,
+            "this cup's token is needed (Authorization: Bearer <token>)",
+            401,
+        )
     return Cup.from_dict(cup_state)
 
 
@@ -68,12 +80,16 @@ async def cup_op(
     cup = await _cup_of(hall, cup_id, authorization)
     change = CUP_ACTIONS.get(op)
     if change is None:
-        raise HTTPException(
-            404, f"unknown cup action {op!r}; use roll, remove, add, hide, show or new"
+        raise Refused(
+            ErrorCode.UNKNOWN_CUP_ACTION,
+            f"unknown cup action {op!r}; use roll, remove, add, hide, show or new",
+            404,
         )
     try:
         cup = change(cup)
     except CupError as exc:
-        raise HTTPException(409, str(exc)) from None
+        # The cup refuses only these three changes; the code says which, for the client's words.
+        code = _CUP_REFUSALS.get(op, ErrorCode.REFUSED)
+        raise Refused(code, str(exc), 409, count=cup.max_dice) from None
     await hall.answer(hall.store.save_cup, cup_id, cup.to_dict())
     return {"id": cup_id, "cup": cup.to_dict()}

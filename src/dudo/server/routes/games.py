@@ -8,10 +8,11 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Annotated, Any, NamedTuple, TypeVar
 
-from fastapi import APIRouter, Depends, Header, HTTPException, Request, Response
+from fastapi import APIRouter, Depends, Header, Request, Response
 
 from dudo.records import replay_steps
 from dudo.server.deps import HallDep
+from dudo.server.errors import ErrorCode, Refused
 from dudo.server.tables import Hall
 from dudo.server.wire import dumps, event_json, view_json
 
@@ -22,7 +23,7 @@ T = TypeVar("T")
 @router.get("/api/games")
 async def games(hall: HallDep, limit: int = 20) -> dict[str, Any]:
     if not 1 <= limit <= 200:
-        raise HTTPException(400, "limit: from 1 to 200")
+        raise Refused(ErrorCode.BAD_LIMIT, "limit: from 1 to 200", 400)
     return {"games": await hall.answer(hall.store.recent_games, limit)}
 
 
@@ -35,7 +36,9 @@ async def _finished(hall: Hall, game_id: int, read: Callable[[int], T | None]) -
     """What ``read`` finds of a finished game (404: there is no such finished game)."""
     found = await hall.answer(read, game_id) if 0 < game_id <= MAX_GAME_ID else None
     if found is None:
-        raise HTTPException(404, f"there is no finished game {game_id}")
+        raise Refused(
+            ErrorCode.NO_FINISHED_GAME, f"there is no finished game {game_id}", 404, id=game_id
+        )
     return found
 
 

@@ -6,9 +6,10 @@ import hashlib
 import re
 from pathlib import Path
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 
+from dudo.server.errors import ErrorCode, Refused
 from dudo.server.routes.games import MAX_GAME_ID
 
 WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
@@ -85,7 +86,9 @@ def pages_router() -> APIRouter:
     @router.get("/games/{game_id}")
     async def replay_page(game_id: int) -> HTMLResponse:
         if not 0 < game_id <= MAX_GAME_ID:
-            raise HTTPException(404, f"there is no finished game {game_id}")
+            raise Refused(
+                ErrorCode.NO_FINISHED_GAME, f"there is no finished game {game_id}", 404, id=game_id
+            )
         return page("replay.html")
 
     @router.get("/sw.js")

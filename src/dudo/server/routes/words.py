@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 
 from dudo.bots import BOT_NAMES
 from dudo.engine.actions import CALL, CLOSED, DOUBT_PASS, OPEN, PASS, SPOT_ON
@@ -17,6 +17,7 @@ from dudo.engine.rules import (
     option_choices,
 )
 from dudo.notation import LANGUAGES, face_name, format_action
+from dudo.server.errors import ErrorCode, Refused
 
 router = APIRouter()
 
@@ -40,7 +41,11 @@ async def presets() -> dict[str, Any]:
 @router.get("/api/i18n/{lang}")
 async def words(lang: str) -> dict[str, Any]:
     if lang not in LANGUAGES:
-        raise HTTPException(404, f"language {lang!r} is not available; use {', '.join(LANGUAGES)}")
+        raise Refused(
+            ErrorCode.NO_LANGUAGE,
+            f"language {lang!r} is not available; use {', '.join(LANGUAGES)}",
+            404,
+        )
     return {
         "lang": lang,
         "faces": {
