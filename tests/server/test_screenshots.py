@@ -136,14 +136,17 @@ def context_page(
     return page
 
 
-def shoot(page: Page, name: str, size: str, lang: str, scheme: str, heading: str) -> None:
-    """Check the page shows ``heading`` and fits the window's width, then save it."""
+def shoot(
+    page: Page, name: str, size: str, lang: str, scheme: str, heading: str, whole: bool = True
+) -> None:
+    """Check the page shows ``heading`` and fits the window's width, then save it: the whole
+    page, or (not ``whole``) the window alone, as a dialog over the page covers only that."""
     expect(page.locator(heading).first).to_be_visible()
     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], f"{name} at {size} in {lang} ({scheme}) is {width[0]} px wide"
     suffix = "-light" if scheme == "light" else ""
     page.screenshot(
-        path=str(screenshot_dir() / f"{name}-{size}-{lang}{suffix}.png"), full_page=True
+        path=str(screenshot_dir() / f"{name}-{size}-{lang}{suffix}.png"), full_page=whole
     )
 
 
@@ -165,6 +168,8 @@ def test_every_page_at_each_size_language_and_theme(
     main = page.locator("main#table-main")
 
     page.goto(url + "/")
+    expect(page.locator("#rules-summary dt").first).to_be_visible()
+    expect(page.locator("#my-tables-list a")).to_have_count(len(seats))
     shoot(page, "index", size, lang, scheme, heading("#create-heading", lang, "create.heading"))
 
     page.goto(f"{url}/t/{tables.lobby['code']}")
@@ -179,7 +184,8 @@ def test_every_page_at_each_size_language_and_theme(
 
     page.goto(f"{url}/t/{tables.reveal['code']}")
     expect(page.locator("#reveal")).to_have_attribute("data-stage", "done")
-    shoot(page, "reveal", size, lang, scheme, heading("#reveal-heading", lang, "reveal.heading"))
+    reveal = heading("#reveal-heading", lang, "reveal.heading")
+    shoot(page, "reveal", size, lang, scheme, reveal, whole=False)
 
     page.goto(f"{url}/t/{tables.over['code']}")
     expect(page.locator("#game-over")).to_be_visible()
