@@ -57,8 +57,8 @@ class Tables:
 
 
 def move(players: tuple[Player, Player], call: bool) -> None:
-    """The player to move calls (if ``call`` and a bid stands) or makes the lowest bid; both
-    players then catch up."""
+    """The player to move calls (if ``call`` and a bid stands) or makes the first bid the
+    engine lists for it; both players then catch up."""
     mover = next(p for p in players if p.view is not None and p.view["legal"])
     assert mover.view is not None
     legal = [str(a) for a in mover.view["legal"]]
@@ -88,7 +88,7 @@ def tables(shared_server: LiveServer) -> Iterator[Tables]:
     )
     join(server, lobby["code"], "Bo")
 
-    # Ana's turn with Bo's bid standing over her opening bid.
+    # Ana's turn, with a bid standing (whoever opened, the other raised).
     turn, ana, bo = two_people(server)
     while not (ana.view is not None and ana.view["legal"] and ana.view["standing_bid"]):
         move((ana, bo), call=False)
