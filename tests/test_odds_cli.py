@@ -107,18 +107,24 @@ def test_without_a_bid_the_table_lists_each_face() -> None:
     result = run_dudo("odds", "--dice", "1,3,3,5,6", "--unknown", "20", "--lang", "es")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "is true" not in out
-    # Each face once, with its expected count: trains 3 known + 20 unknown * 2/6.
+    assert "se cumple" not in out
+    # Each face once, with its expected count: trains 3 known + 20 unknown * 2/6; in Spanish
+    # with a decimal comma.
     for face in ("ases", "tontos", "trenes", "cuadras", "quinas", "senas"):
         assert face in out
-    assert "9.67" in out and "10x3" in out and "52.1%" in out
+    assert "9,67" in out and "10x3" in out and "52,1%" in out
+    assert "Cara" in out and "Esperado" in out and "Expected" not in out
 
 
 def test_words_and_languages_of_the_bid() -> None:
     code, out = odds("cinco", "trenes", dice="", unknown=10, lang="es")
     assert code == 0
-    assert "5x3 (cinco trenes) is true: " in out
-    assert "Your dice: none; unknown dice: 10;" in out
+    assert "5x3 (cinco trenes) se cumple: " in out
+    assert "Tus dados: ninguno; dados desconocidos: 10; reglas dudo; los ases son comodines." in out
+    code, out = odds("cinque", "tre", dice="3", unknown=4, lang="it")
+    assert code == 0
+    assert "5x3 (cinque tre) regge: " in out and "Esatta (calza): " in out
+    assert "I tuoi dadi: 3; dadi ignoti: 4; regole dudo; gli assi sono jolly." in out
 
 
 @pytest.mark.parametrize(

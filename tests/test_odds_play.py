@@ -31,11 +31,12 @@ from dudo.engine import (
 )
 from dudo.engine.view import PlayerView
 from dudo.notation import format_action
-from dudo.odds import format_chance, view_odds
+from dudo.odds import view_odds
 from dudo.review import Decision, ReviewedDecision, action_odds, hand_chance, review, riskiest
 from dudo.terminal.narration import Narrator
 from dudo.terminal.play import play_command, play_game
 from dudo.terminal.review import show_review
+from dudo.terminal.texts import chance, text
 
 DUDO = preset("dudo")
 
@@ -95,8 +96,38 @@ def brute_force(view: PlayerView, bid: Bid) -> tuple[Fraction, Fraction]:
 # ------------------------------------------------------------------------------- hint
 
 
-@pytest.mark.parametrize(("word", "lang", "aces"), [("hint", "en", "aces"), ("odds", "es", "ases")])
-def test_hint_shows_the_odds_of_the_standing_bid(word: str, lang: str, aces: str) -> None:
+# Per language: the hint's title, its labels and how the bot's advice is worded.
+HINT_WORDS = {
+    "en": (
+        "Odds from what you see (2 dice known, 2 unknown; aces are wild):",
+        ("Standing bid", "true", "exactly right", "Expected counts", "aces", "Safest raises"),
+        "hard would play",
+    ),
+    "es": (
+        "Probabilidades según lo que ves (2 dados conocidos, 2 desconocidos; "
+        "los ases son comodines):",
+        (
+            "Apuesta en pie",
+            "se cumple",
+            "exacta",
+            "Recuentos esperados",
+            "ases",
+            "Subidas más seguras",
+        ),
+        "El bot hard jugaría",
+    ),
+    "it": (
+        "Probabilità da ciò che vedi (2 dadi noti, 2 ignoti; gli assi sono jolly):",
+        ("Puntata in corso", "regge", "esatta", "Conteggi attesi", "assi", "Rilanci più sicuri"),
+        "Il bot hard giocherebbe",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("word", "lang"), [("hint", "en"), ("odds", "es"), ("pista", "es"), ("suggerimento", "it")]
+)
+def test_hint_shows_the_odds_of_the_standing_bid(word: str, lang: str) -> None:
     game = Game.with_hands(DUDO, [(1, 3), (2, 5)], opener=1, seed=1)
     typist = Typist([word])
     with pytest.raises(EOFError):
@@ -108,25 +139,27 @@ def test_hint_shows_the_odds_of_the_standing_bid(word: str, lang: str, aces: str
     bid = view.standing_bid
     assert bid is not None and view.my_turn
     out = typist.output
-    assert "Odds from what you see (2 dice known, 2 unknown; aces are wild):" in out
+    title, (standing, true_, exact_, expected, aces, safest_label), advises = HINT_WORDS[lang]
+    assert title in out
     true, exact = brute_force(view, bid)
     said = f"{bid} ({format_action(bid, lang, 'long')})"
-    assert f"Standing bid {said}: true {format_chance(true)}, exactly right " in out
-    assert f"exactly right {format_chance(exact)}" in out
+    assert f"{standing} {said}: {true_} {chance(lang, true)}, {exact_} " in out
+    assert f"{exact_} {chance(lang, exact)}" in out
     # Expected trains: your train and ace, plus 2 unknown dice * 2/6.
-    assert re.search(rf"Expected counts: {aces} 1\.3, \w+ 1\.7, \w+ 2\.7, ", out)
-    shown = re.search(r"Safest raises: (.*)", out)
+    mark = re.escape(text(lang, "decimal_mark"))
+    assert re.search(rf"{expected}: {aces} 1{mark}3, \w+ 1{mark}7, \w+ 2{mark}7, ", out)
+    shown = re.search(rf"{safest_label}: (.*)", out)
     assert shown is not None
-    safest = re.findall(r"(\d+)x(\d+) \([^)]*\) ([\d.]+%)", shown[1])
+    safest = re.findall(r"(\d+)x(\d+) \([^)]*\) ([\d.,]+%)", shown[1])
     assert len(safest) == 3
-    for quantity, face, chance in safest:
+    for quantity, face, shown_chance in safest:
         raise_ = Bid(int(quantity), int(face))
         assert raise_ in view.legal_actions
-        assert chance == format_chance(brute_force(view, raise_)[0])
+        assert shown_chance == chance(lang, brute_force(view, raise_)[0])
     advice = make_bot("hard", random.Random(view.round_number)).choose(view)
     advised = format_action(advice, lang)
-    assert re.search(rf"hard would play {re.escape(advised)}\b", out)
-    assert "Not understood" not in out
+    assert re.search(rf"{advises} {re.escape(advised)}\b", out)
+    assert not re.search(r"Not understood|No entendido|Non capito", out)
 
 
 def test_hint_at_the_opening_lists_the_safest_openings() -> None:

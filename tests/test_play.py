@@ -51,7 +51,13 @@ COUNTS = {
 }
 CALLS = {"en": "calls", "es": "duda la", "it": "dubita della"}  # the narrated call
 _QUIT_ASKS = tuple(t["quit_ask"][:8] for t in TEXTS.values())
-_CHOICE = re.compile(r"\s*You oblige: choose '([^']+)' or '([^']+)'")
+_CHOICE = re.compile(
+    r"\s*(?:"
+    + "|".join(re.escape(t["you_oblige"].split("{")[0]) for t in TEXTS.values())
+    + r")'([^']+)' \w+ '([^']+)'"
+)
+# The out-of-turn question in every language (" out of turn?", " fuera de turno?" ...).
+_OUT_OF_TURN = tuple(t["out_of_turn"].strip() + "?" for t in TEXTS.values())
 
 
 class Human:
@@ -91,7 +97,7 @@ class Human:
     def __call__(self, prompt: str) -> str:
         self.prompts.append(prompt)
         self.look()
-        if "out of turn?" in prompt and self.out_of_turn_script:
+        if any(m in prompt for m in _OUT_OF_TURN) and self.out_of_turn_script:
             answer = self.out_of_turn_script.pop(0)
         elif self.script:
             answer = self.script.pop(0)
@@ -113,7 +119,7 @@ class Human:
                 self.bids, self.others, self.choice = [], [], [m[1], m[2]]
 
     def decide(self, prompt: str) -> str:
-        if "out of turn" in prompt:
+        if any(m in prompt for m in _OUT_OF_TURN):
             return self.call_word if self.rng.random() < self.out_of_turn else ""
         if prompt.startswith(_QUIT_ASKS):
             return "n"
@@ -400,6 +406,8 @@ def test_bots_pause_only_when_output_is_a_terminal(
         ({"bots": "grandmaster"}, "unknown bot 'grandmaster'"),
         ({"players": 1}, "at least one bot"),
         ({"players": 7, "rules_name": "perudo"}, "above max_players=6"),
+        ({"players": 1, "lang": "es"}, "jugadores: 1; una partida necesita que juegues tú"),
+        ({"players": 7, "rules_name": "perudo", "lang": "it"}, "giocatori: 7 supera max_"),
     ],
 )
 def test_bad_options_exit_2_with_a_message(
@@ -410,7 +418,7 @@ def test_bad_options_exit_2_with_a_message(
     args.update(kwargs)
     assert play_command(**args) == 2  # type: ignore[arg-type]
     out = console.file.getvalue()  # type: ignore[attr-defined]
-    assert out.startswith("error: ")
+    assert out.startswith("errore: " if kwargs.get("lang") == "it" else "error: ")
     assert message in out
     assert not (tmp_path / "records").exists()
 
@@ -478,7 +486,7 @@ def test_game_words_in_the_chosen_language(tmp_path: Path, lang: str, call: str)
 
 def test_spanish_typing_works_in_any_display_language(tmp_path: Path) -> None:
     human, seed = first_game_with(
-        "Puntata in piedi:", tmp_path, make=lambda s: Human(auto=False), lang="it"
+        "Puntata in corso:", tmp_path, make=lambda s: Human(auto=False), lang="it"
     )
     human = Human(["dudo"], auto=False)
     run(human, tmp_path / "again", seed=seed, lang="it")
@@ -499,12 +507,13 @@ def test_out_of_turn_calls_under_cruzado() -> None:
     asked = human.prompts[:4]
     assert asked == [asked[0]] * 4
     assert re.fullmatch(
-        r"Call Ana's \d+x\d+ out of turn\? Enter: no, Beto plays on; 'dudo': call now > ", asked[0]
+        r"¿Dudar la \d+x\d+ de Ana fuera de turno\? Intro: no, sigue Beto; 'dudo': dudar ya > ",
+        asked[0],
     )
-    assert "out of turn you may only call ('dudo'), or press Enter to play on." in out
-    assert "Cruzado: after another player's action" in out
-    assert "No entendido: 'maybe'" in out
-    assert re.search(r"You: dudo \(duda la \d+x\d+ de Ana fuera de turno\)", out)
+    assert "fuera de turno solo puedes dudar ('dudo'), o pulsa Intro para seguir." in out
+    assert "Cruzado: tras la acción de otro jugador" in out
+    assert "No entendido: 'maybe' no es una apuesta ni un dudo" in out
+    assert re.search(r"Tú: dudo \(duda la \d+x\d+ de Ana fuera de turno\)", out)
     assert game.history[1][0] == 0 and game.round_number == 2
 
 
@@ -533,17 +542,17 @@ def test_you_choose_the_obliging_round_visibility() -> None:
         play_game(game, bots_for(game), console=human.console, input_fn=human, lang="es")
     out = human.output
     assert "Ronda 1 (ronda obligada)" in out
-    assert "Obliging round: You oblige. Aces are not wild" in out
-    assert "Your dice: not rolled yet" in out
-    assert "You oblige: choose 'abierto' or 'cerrado'" in out
+    assert "Ronda obligada: obligas tú. Los ases no son comodines" in out
+    assert "Tus dados: aún sin tirar" in out
+    assert "Obligas: elige 'abierto' o 'cerrado'" in out
     assert (
-        "No permitido: first choose an open or a closed obliging round: 'abierto' or 'cerrado'"
+        "No permitido: primero elige una ronda obligada abierta o cerrada: 'abierto' o 'cerrado'"
         in out
     )
-    assert "You may: abierto, cerrado. Type ? for help." in out
-    assert "You: abierto (open: everyone sees every hand but their own)" in out
-    assert "Your dice: hidden (open obliging round: you see every hand but your own)" in out
-    seen = re.search(r"You see: Ana ([1-6 ]+); Beto ([1-6 ]+)", out)
+    assert "Puedes: abierto, cerrado. Escribe ? para ayuda." in out
+    assert "Tú: abierto (abierto: cada uno ve todas las manos menos la suya)" in out
+    assert "Tus dados: ocultos (ronda obligada abierta: ves todas las manos menos la tuya)" in out
+    seen = re.search(r"Ves: Ana ([1-6 ]+); Beto ([1-6 ]+)", out)
     assert seen is not None
     assert tuple(map(int, seen[1].split())) == game.hand(1)
     assert tuple(map(int, seen[2].split())) == game.hand(2)
@@ -649,10 +658,16 @@ def test_every_message_key_exists_in_every_language() -> None:
     for lang in LANGS:
         assert set(TEXTS[lang]) == set(TEXTS["en"]), lang
         for key, template in TEXTS[lang].items():
+            assert template.strip(), (lang, key)  # every key has text in every language
             fields = set(re.findall(r"\{(\w+)\}", template))
-            # A "you" line may leave the name out ("Pierdes 1 dado"), nothing else.
+            # A "you" line may leave the name out ("Pierdes 1 dado"), and a line for none the
+            # count ("no te queda ninguno"), nothing else.
             english = set(re.findall(r"\{(\w+)\}", TEXTS["en"][key]))
-            assert fields <= english and english - fields <= {"name"}, (lang, key)
+            spare = {"name"} | ({"count"} if key.endswith("_none") else set())
+            assert fields <= english and english - fields <= spare, (lang, key)
+    # The counted messages have a form for one and for many.
+    for key in ("known", "unknown", "seen", "left", "left_you", "rounds", "actions"):
+        assert {f"{key}_one", f"{key}_many"} <= set(TEXTS["en"]), key
 
 
 def test_command_words_are_unique_and_accent_insensitive() -> None:
@@ -691,3 +706,396 @@ def test_narration_speaks_to_you_and_of_the_others(
     assert not re.search(r"You (?:abre|pierde|apre|perde|gana|vince)", out)
     for english in (" opens the round", " loses ", " lose ", "Winner:"):
         assert english not in out
+
+
+# ------------------------------------------- whole screens in Spanish and Italian
+
+# English words that must not show on a Spanish or Italian screen. The players are "Tú"/"Tu",
+# Ana, Beto and Carmen; rule options (``aces_wild = true``) stay as typed on the command line.
+ENGLISH_WORDS = (
+    " the ",
+    "You ",
+    "You:",
+    "Your ",
+    " loses",
+    " bid",
+    " dice",
+    "Round ",
+    "Odds",
+    "Review",
+    "Not ",
+    "Seating",
+    "Play order",
+    "Game record",
+    " would ",
+    "Rules:",
+    "Table",
+    "Winner",
+)
+
+
+def assert_no_english(out: str) -> None:
+    out = re.sub(r"(?m)^  \w+ = .*$", "", out)  # the rules' options, as typed in --set
+    for word in ENGLISH_WORDS:
+        assert word not in out, (word, out[max(0, out.find(word) - 300) : out.find(word) + 100])
+
+
+# A whole game against two bots, played by reading the screen: what every game shows.
+WHOLE_GAME = {
+    "es": (
+        [
+            "Dudo: 3 jugadores, reglas dudo\n",
+            "Tú contra 2 bots easy: Ana, Beto. Idioma: es. Semilla: 2.\n",
+            "Tirada para los asientos: Tú 6, Ana 6, Beto 1\n",
+            "Nueva tirada por empate: Tú 1, Ana 6\n",
+            "Orden de juego (sentido horario): Ana, Tú, Beto\n",
+            "Tú: paso (afirma tener una mano especial)\n",
+            "Pierdes 1 dado (te queda 1)\n",
+            "Beto pierde 1 dado (le queda 1)\n",
+            "Ronda 9 (ronda obligada)",
+            "Ronda obligada: obligas tú. Los ases no son comodines; no hay calzo ni paso; solo "
+            "quien tiene un dado puede cambiar de cara; quien obliga elige abierto o cerrado "
+            "antes de tirar.\n",
+            "Pierdes 1 dado (no te queda ninguno)\n",
+            "Quedas fuera de la partida. Los bots siguen jugando; una línea por ronda:\n",
+            "Gana la partida Ana, tras 14 rondas.\n",
+            "Repaso: tus decisiones más arriesgadas, con las probabilidades que tenías y lo que "
+            "habría hecho el bot hard\n",
+            "Ronda 4, tú: paso; tu mano no era de paso. Riesgo de perder un dado: 100% (si "
+            "dudan el paso).\n",
+            "Registro de la partida guardado: ",
+            "Vuelve a verla con: dudo replay ",
+        ],
+        r"\((?:le|te) quedan 1\)|\(\w+ quedan? 0\)",  # never "quedan 1" nor "quedan 0"
+    ),
+    "it": (
+        [
+            "Dudo: 3 giocatori, regole dudo\n",
+            "Tu contro 2 bot easy: Ana, Beto. Lingua: it. Seme: 2.\n",
+            "Lancio per i posti: Tu 6, Ana 6, Beto 1\n",
+            "Nuovo lancio per lo spareggio: Tu 1, Ana 6\n",
+            "Ordine di gioco (senso orario): Ana, Tu, Beto\n",
+            "Tu: passo (dichiara una mano speciale)\n",
+            "Giro 9 (giro obbligato)",
+            "Giro obbligato: obblighi tu. Gli assi non sono jolly; niente calza né passo; solo "
+            "chi ha un dado può cambiare faccia; chi obbliga sceglie aperto o chiuso prima del "
+            "lancio.\n",
+            "Perdi 1 dado (non te ne resta nessuno)\n",
+            "Sei fuori dalla partita. I bot continuano a giocare; una riga per giro:\n",
+            "Revisione: le tue decisioni più rischiose, con le probabilità che avevi e cosa "
+            "avrebbe fatto il bot hard\n",
+            "Registrazione della partita salvata: ",
+            "Rivedila con: dudo replay ",
+        ],
+        r"restano 1\)|restano 0\)",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(WHOLE_GAME))
+def test_a_whole_game_in_spanish_and_italian(tmp_path: Path, lang: str) -> None:
+    human = Human(seed=2)
+    assert run(human, tmp_path, seed=2, lang=lang, players=3) == 0
+    out = human.output
+    sentences, wrong_number = WHOLE_GAME[lang]
+    for sentence in sentences:
+        assert sentence in out, sentence
+    assert not re.search(wrong_number, out)
+    assert re.search(r"\((?:le|gliene|te|te ne) (?:queda|resta) 1\)", out)  # one die left
+    winner = {"es": r"Gana la partida \w+, tras \d+ rondas\.", "it": r"Vince la partita \w+, dopo"}
+    assert re.search(winner[lang], out)
+    assert_no_english(out)
+
+
+# The commands in each language (and two English ones), then quitting; what each one shows.
+SCREENS = {
+    "es": (
+        [
+            *("ayuda", "pista", "jugadas", "reglas", "mesa", "help", "odds", "xyz", ""),
+            *("salir", "no", "salir", "sí"),
+        ],
+        [
+            "Cómo jugar tu turno:\n",
+            "Apuesta: una cantidad y una cara, p. ej. 5x3, '5 3', 'cinco trenes', 'cinque tre': "
+            "al menos esa cantidad de dados de toda la mesa muestran esa cara.\n",
+            "Una subida es una cantidad mayor de cualquier cara, o la misma cantidad de una cara "
+            "más alta.\n",
+            "Los ases son comodines: cuentan para cualquier cara; una apuesta a ases solo cuenta "
+            "ases. Pasar a ases exige al menos la mitad de la cantidad, redondeando hacia arriba; "
+            "dejar los ases exige al menos el doble de los ases más uno.\n",
+            "Ahora puedes:\n",
+            "- 'dudo': duda la apuesta en pie; se muestran todos los dados, y si coinciden menos "
+            "pierde un dado quien apostó; si no, lo pierdes tú.\n",
+            "- 'calzo': afirma que la apuesta en pie es exacta; si fallas pierdes un dado, si "
+            "aciertas ganas un dado (hasta cinco).\n",
+            "- 'paso': afirma tener una mano especial (cinco caras distintas, cinco iguales, un "
+            "full) y pasa la apuesta en pie; el siguiente jugador puede subirla o dudar el paso.\n",
+            "Probabilidades según lo que ves (5 dados conocidos, 15 desconocidos; los ases son "
+            "comodines):\n",
+            "El bot hard jugaría ",
+            "Reglas: dudo\n",
+            "No entendido: 'xyz' no es una apuesta ni un dudo. Escribe ? para ayuda.\n",
+            "Escribe una apuesta o un dudo, o ? para ayuda.\n",
+            "Seguimos jugando.\n",
+            "Dejas la partida.\n",
+        ],
+        [
+            r"- subir a cualquiera de las \d+ apuestas, de \d+x\d+ a \d+x\d+ \(",
+            r"Apuestas \(\d+\):",
+            r"Recuentos esperados: ases \d,\d, tontos \d,\d, ",
+            r"Otras: dudo, paso, calzo",
+        ],
+    ),
+    "it": (
+        [
+            *("aiuto", "suggerimento", "mosse", "regole", "tavolo", "help", "hint", "xyz", ""),
+            *("esci", "no", "esci", "sì"),
+        ],
+        [
+            "Come giocare il tuo turno:\n",
+            "Un rilancio è una quantità maggiore di qualsiasi faccia, o la stessa quantità di una "
+            "faccia più alta.\n",
+            "Gli assi sono jolly: contano per qualsiasi faccia; una puntata sugli assi conta solo "
+            "gli assi.",
+            "Ora puoi:\n",
+            "- 'dubito': dubita della puntata in corso; si mostrano tutti i dadi, e se ne "
+            "corrispondono meno perde un dado chi ha puntato, altrimenti lo perdi tu.\n",
+            "- 'calza': afferma che la puntata in corso è esatta; se sbagli perdi un dado, se "
+            "indovini vinci un dado (fino a cinque).\n",
+            "Probabilità da ciò che vedi (5 dadi noti, 15 ignoti; gli assi sono jolly):\n",
+            "Il bot hard giocherebbe ",
+            "Regole: dudo\n",
+            "Non capito: 'xyz' non è una puntata né un dubito. Scrivi ? per aiuto.\n",
+            "Scrivi una puntata o un dubito, o ? per aiuto.\n",
+            "Si continua.\n",
+            "Lasci la partita.\n",
+        ],
+        [
+            r"- rilanciare con una qualsiasi delle \d+ puntate, da \d+x\d+ a \d+x\d+ \(",
+            r"Puntate \(\d+\):",
+            r"Conteggi attesi: assi \d,\d, due \d,\d, ",
+            r"Altre: dubito",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(SCREENS))
+def test_help_hint_moves_rules_and_quit_in_spanish_and_italian(tmp_path: Path, lang: str) -> None:
+    script, sentences, patterns = SCREENS[lang]
+    human = Human(script, auto=False)
+    assert run(human, tmp_path, seed=1, lang=lang) == 0
+    out = human.output
+    for sentence in sentences:
+        assert sentence in out, sentence
+    for pattern in patterns:
+        assert re.search(pattern, out), pattern
+    how_to, odds = ("Cómo jugar", "Probabilidades según") if lang == "es" else ("Come gioc", "Prob")
+    assert out.count(how_to) == 2 and out.count(odds + ("abilità da" if lang == "it" else "")) == 2
+    # Every command got the prompt back; the game was saved when you left.
+    assert human.prompts.count(text(lang, "prompt")) == 11
+    assert text(lang, "record_saved", path="").strip() in out
+    record = read_record(saved_record(tmp_path))
+    assert record.meta["status"] == "quit" and record.players[0].name == "You"
+    assert_no_english(out.replace("help", "").replace("hint", "").replace("odds", ""))
+
+
+# A pass and its doubt, with the hint and the review: Ana holds a full house.
+PASS_SCREENS = {
+    "es": (
+        ["3x3", "pista", "dudo el paso", "salir", "s"],
+        [
+            "Ana: paso (afirma tener una mano especial)\n",
+            "Apuesta en pie: 3x3 (tres trenes), tuya\n",
+            "Ana ha pasado: sube la apuesta en pie o duda el paso\n",
+            "El paso de Ana: una mano al azar de 5 dados es mano de paso el 13,2% de las veces\n",
+            "Tú: dudo el paso (duda el paso de Ana)\n",
+            "Ana tiene 3 3 3 6 6, un full: el paso era bueno\n",
+            "Pierdes 1 dado (te quedan 4)\n",
+            "Ronda 1, tú: 3x3 (tres trenes); se cumple 21,0%. Riesgo de perder un dado: 79,0% "
+            "(si te dudan).\n",
+            "Ronda 1, tú: dudo el paso; una mano como la de quien pasó es de paso el 13,2% de las "
+            "veces. Riesgo de perder un dado: 13,2%.\n",
+            "    El bot hard habría jugado ",
+        ],
+    ),
+    "it": (
+        ["3x3", "suggerimento", "dubito il passo", "esci", "s"],
+        [
+            "Ana: passo (dichiara una mano speciale)\n",
+            "Puntata in corso: 3x3 (tre tre), tua\n",
+            "Ana ha passato: rilancia la puntata in corso o dubita del passo\n",
+            "Il passo di Ana: una mano a caso di 5 dadi è una mano da passo il 13,2% delle volte\n",
+            "Tu: dubito il passo (dubita del passo di Ana)\n",
+            "Ana ha 3 3 3 6 6, un full: il passo era buono\n",
+            "Perdi 1 dado (te ne restano 4)\n",
+            "Giro 1, tu: 3x3 (tre tre); regge 21,0%. Rischio di perdere un dado: 79,0% (se ti "
+            "dubitano).\n",
+            "    Il bot hard avrebbe giocato ",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(PASS_SCREENS))
+def test_pass_doubt_hint_and_review_in_spanish_and_italian(lang: str) -> None:
+    script, sentences = PASS_SCREENS[lang]
+    game = Game.with_hands(DUDO, [(2, 2, 4, 5, 6), (3, 3, 3, 6, 6)], opener=0, seed=1)
+    human = Human(script, auto=False)
+    bots = {1: make_bot("hard", random.Random(1))}
+    status = play_game(game, bots, console=human.console, input_fn=human, lang=lang)
+    assert status == "quit"
+    out = human.output
+    for sentence in sentences:
+        assert sentence in out, sentence
+    assert_no_english(out)
+
+
+OBLIGING = {
+    "es": (
+        "cerrado",
+        "ayuda",
+        [
+            "Ronda 1 (ronda obligada)",
+            "Tus dados: aún sin tirar (primero quien obliga elige abierto o cerrado)\n",
+            "Tú: cerrado (cerrado: solo quien tiene un dado ve sus propios dados)\n",
+            "Esta es una ronda obligada: los ases no son comodines y son la cara más baja, quien "
+            "abre puede apostar a cualquier cara, no hay calzo ni paso; solo quien tiene un dado "
+            "puede cambiar de cara.\n",
+            "- abrir la ronda con cualquiera de las ",
+        ],
+        r"(?s)Ronda obligada: obliga Ana\. .*\n  Ana: (abierto|cerrado) \(\1: ",
+    ),
+    "it": (
+        "chiuso",
+        "aiuto",
+        [
+            "Giro 1 (giro obbligato)",
+            "I tuoi dadi: non ancora lanciati (prima chi obbliga sceglie aperto o chiuso)\n",
+            "Tu: chiuso (chiuso: solo chi ha un dado vede i propri dadi)\n",
+            "Questo è un giro obbligato: gli assi non sono jolly e sono la faccia più bassa, chi "
+            "apre può puntare su qualsiasi faccia, niente calza né passo; solo chi ha un dado può "
+            "cambiare faccia.\n",
+            "- aprire il giro con una qualsiasi delle ",
+        ],
+        r"(?s)Giro obbligato: obbliga Ana\. .*\n  Ana: (aperto|chiuso) \(\1: ",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(OBLIGING))
+def test_obliging_rounds_in_spanish_and_italian(lang: str) -> None:
+    closed, help_word, sentences, theirs = OBLIGING[lang]
+    # You oblige (one die left): choose, then ask for help.
+    game = Game(DUDO, 3, seed=2, order=(0, 1, 2), dice=(1, 3, 3), obliger=0)
+    human = Human([closed, help_word], auto=False)
+    with pytest.raises(EOFError):
+        play_game(game, bots_for(game), console=human.console, input_fn=human, lang=lang)
+    out = human.output
+    for sentence in sentences:
+        assert sentence in out, sentence
+    assert_no_english(out)
+    # Ana obliges and chooses: spoken of in the third person.
+    game = Game(DUDO, 3, seed=2, order=(1, 0, 2), dice=(3, 1, 3), obliger=1)
+    human = Human(auto=False)
+    with pytest.raises(EOFError):
+        play_game(game, bots_for(game), console=human.console, input_fn=human, lang=lang)
+    assert re.search(theirs, human.output)
+    assert_no_english(human.output)
+
+
+MISTAKES = {
+    "es": (
+        ["blah", "1x2", "", "abierto", "dudo el paso"],
+        [
+            "No entendido: 'blah' no es una apuesta ni un dudo. Escribe ? para ayuda.\n",
+            "No permitido: 1x2 (un tonto) no es una jugada legal ahora\n",
+            "Escribe una apuesta o un dudo, o ? para ayuda.\n",
+            "No permitido: abierto no es una jugada legal ahora\n",
+            "No permitido: dudo el paso no es una jugada legal ahora\n",
+        ],
+        r"Puedes: subidas más bajas: (\d+x\d+, ){4}\d+x\d+; o dudo, paso, calzo\. Escribe \? "
+        r"para ayuda\.",
+        ["dudo", "paso"],
+        "No permitido: abres la ronda, así que debes apostar\n",
+    ),
+    "it": (
+        ["blah", "1x2", "", "aperto", "dubito il passo"],
+        [
+            "Non capito: 'blah' non è una puntata né un dubito. Scrivi ? per aiuto.\n",
+            "Non permesso: 1x2 (un due) non è una mossa legale ora\n",
+            "Scrivi una puntata o un dubito, o ? per aiuto.\n",
+            "Non permesso: aperto non è una mossa legale ora\n",
+            "Non permesso: dubito il passo non è una mossa legale ora\n",
+        ],
+        r"Puoi: rilanci più bassi: (\d+x\d+, ){4}\d+x\d+; oppure dubito, passo, calza\. Scrivi "
+        r"\? per aiuto\.",
+        ["dubito", "passo"],
+        "Non permesso: apri il giro, quindi devi puntare\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(MISTAKES))
+def test_mistakes_are_explained_in_spanish_and_italian(lang: str) -> None:
+    script, sentences, options, opening, must_bid = MISTAKES[lang]
+    game = Game.with_hands(DUDO, HANDS4, opener=1, seed=5)
+    human = Human(script, auto=False)
+    with pytest.raises(EOFError):
+        play_game(game, bots_for(game), console=human.console, input_fn=human, lang=lang)
+    out = human.output
+    for sentence in sentences:
+        assert sentence in out, sentence
+    assert re.search(options, out)
+    assert human.prompts == [text(lang, "prompt")] * (len(script) + 1)
+    assert all(p != 0 for p, _ in game.history)  # nothing was played for you
+    assert_no_english(out)
+    # Opening with a call or a pass.
+    game = Game.with_hands(DUDO, HANDS4, opener=0, seed=5)
+    human = Human(opening, auto=False)
+    with pytest.raises(EOFError):
+        play_game(game, bots_for(game), console=human.console, input_fn=human, lang=lang)
+    assert human.output.count(must_bid) == 2
+    assert not game.history
+
+
+@pytest.mark.parametrize(
+    ("lang", "help_word", "sentences"),
+    [
+        (
+            "es",
+            "ayuda",
+            [
+                "Para apartar dados y volver a tirar el resto, añádelos a una subida: "
+                "5x3 muestra 3,3\n",
+                "- subir y apartar dados boca arriba, volviendo a tirar el resto: "
+                "'5x3 muestra 3,3' (los dados apartados deben mostrar la cara, o ases si son "
+                "comodines)\n",
+            ],
+        ),
+        (
+            "it",
+            "aiuto",
+            [
+                "Per mettere da parte dadi e rilanciare gli altri, aggiungili a un rilancio: "
+                "5x3 mostra 3,3\n",
+                "- rilanciare mettendo da parte dadi scoperti e rilanciando gli altri: "
+                "'5x3 mostra 3,3' (i dadi messi da parte devono mostrare la faccia, o assi se "
+                "sono jolly)\n",
+            ],
+        ),
+    ],
+)
+def test_reveal_and_reroll_is_explained_in_the_language(
+    tmp_path: Path, lang: str, help_word: str, sentences: list[str]
+) -> None:
+    human, _ = first_game_with(
+        sentences[1],  # the help at your first turn, when you face a bid
+        tmp_path,
+        make=lambda s: Human([help_word], seed=s),
+        lang=lang,
+        settings=["reveal_reroll=true"],
+    )
+    for sentence in sentences:
+        assert sentence in human.output, sentence
+    assert_no_english(human.output)

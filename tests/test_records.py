@@ -771,6 +771,9 @@ def test_replay_command_in_spanish() -> None:
     assert code == 0
     assert "Carla: 1x3 (un tren)" in out
     assert "Ana: calzo" in out
+    assert out.startswith("Registro de una partida de Dudo: 3 jugadores\nReglas: ")
+    assert out.rstrip().endswith("Carla gana tras 15 rondas y 62 jugadas.")
+    assert "Orden de juego (" in out and "Play order" not in out
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "it"])
@@ -785,7 +788,8 @@ def test_replay_never_speaks_to_a_player_named_you(tmp_path: Path, lang: str) ->
     path.write_text(json.dumps(data), encoding="utf-8")
     code, out = run(path, lang=lang)
     assert code == 0
-    assert "Player 3 (You)" in out
+    label = {"en": "Player 3 (You)", "es": "Jugador 3 (You)", "it": "Giocatore 3 (You)"}[lang]
+    assert label in out
     if lang == "en":
         assert "Player 3 (You) opens the round" in out
     for wrong in ("You loses", "You opens", "You wins", "You is out", "You lose", "You open"):

@@ -405,7 +405,7 @@ def odds(
         bool, typer.Option("--obliging", help="An obliging round: aces are not wild.")
     ] = False,
     exact: Annotated[bool, typer.Option("--exact", help="Show exact fractions too.")] = False,
-    lang: Annotated[str, typer.Option(help="Language of face names: en, es or it.")] = "en",
+    lang: Annotated[str, typer.Option(help="Language of the output: en, es or it.")] = "en",
 ) -> None:
     """The exact chance that a bid is true, from your dice and the dice you cannot see."""
     from dudo.terminal.odds_screen import odds_command

@@ -133,7 +133,6 @@ def test_axe_finds_nothing_serious_on_any_page(
             if call.is_visible():
                 call.click()
             else:
-                page.locator('#bid-picker .bid-cell[aria-disabled="false"]').first.click()
                 page.click("#bid-send")
         page.wait_for_timeout(200)
     page.wait_for_timeout(800)  # the reveal fades in
@@ -175,15 +174,19 @@ def test_a_whole_game_with_the_keyboard_alone(browser: Browser, shared_server: L
             page.wait_for_timeout(100)
             continue
         turn = main.get_attribute("data-turn") or ""
-        legal = page.locator('#bid-picker .bid-cell[aria-disabled="false"]:visible')
+        bid = page.locator("#bid-send")
         call = page.locator("#action-call")
-        if call.is_visible() and (legal.count() == 0 or rng.random() < 0.5):
+        if call.is_visible() and (not bid.is_visible() or rng.random() < 0.5):
             press_until_focused(page, "#action-call")
             page.keyboard.press("Enter")
         else:
-            bid = legal.first.get_attribute("data-bid")
-            press_until_focused(page, f'#bid-picker .bid-cell[data-bid="{bid}"]')
+            # A face with a legal bid, then one more die if the stepper allows, then Bid.
+            press_until_focused(page, '#bid-faces .face-pick[aria-disabled="false"]')
             page.keyboard.press("Enter")
+            expect(page.locator("#bid-send")).to_be_visible()
+            if page.get_attribute("#bid-more", "aria-disabled") == "false":
+                press_until_focused(page, "#bid-more")
+                page.keyboard.press("Enter")
             press_until_focused(page, "#bid-send")
             page.keyboard.press(" ")  # Space presses a button as Enter does
         expect(main).not_to_have_attribute("data-turn", turn)

@@ -96,15 +96,16 @@ def take_turn(page: Page, rng: random.Random) -> bool:
             break
     else:
         expect(page.locator("#actions")).to_be_visible()
-        legal = page.locator('#bid-picker .bid-cell[aria-disabled="false"]:visible')
+        bid = page.locator("#bid-send")
         call = page.locator("#action-call")
         try:
-            if call.is_visible() and (legal.count() == 0 or rng.random() < 0.35):
+            if call.is_visible() and (not bid.is_visible() or rng.random() < 0.35):
                 page.click("#action-call", timeout=5000)
-            elif legal.count():
-                cell = legal.nth(min(legal.count() - 1, rng.randrange(3)))
-                cell.scroll_into_view_if_needed()
-                cell.click(timeout=5000)
+            elif bid.is_visible():
+                # The stepper starts at the lowest legal quantity: now and then go higher.
+                for _ in range(rng.randrange(3)):
+                    if page.get_attribute("#bid-more", "aria-disabled") == "false":
+                        page.click("#bid-more", timeout=5000)
                 page.click("#bid-send", timeout=5000)
             else:
                 return False
@@ -154,11 +155,13 @@ def test_two_browsers_and_a_bot_play_a_full_game(
     # An illegal bid explains itself: the server's reason appears next to the picker.
     for page in (ana, bo):
         if page.locator("#status").get_attribute("data-my-turn") == "true":
+            page.click("#bid-grid-toggle")  # the full grid of bids
             greyed = page.locator('#bid-picker .bid-cell[aria-disabled="true"]')
             if greyed.count():
                 greyed.first.click(force=True)
                 expect(page.locator("#bid-explain")).to_have_attribute("data-legal", "false")
                 expect(page.locator("#bid-explain")).not_to_be_empty()
+            page.click("#bid-sheet-close")
             break
 
     reloaded = revealed = False

@@ -76,10 +76,9 @@ def play_until_reveal(page: Page) -> None:
         if page.locator("#action-call").is_visible():
             page.locator("#action-call").click(timeout=3000)
         elif page.locator("#status").get_attribute("data-my-turn") == "true":
-            legal = page.locator('#bid-picker .bid-cell[aria-disabled="false"]:visible')
-            if legal.count():
-                legal.first.click(timeout=3000)
-                page.locator("#bid-send").click(timeout=3000)
+            bid = page.locator("#bid-send")
+            if bid.is_visible():
+                bid.click(timeout=3000)
         page.wait_for_timeout(100)
 
 

@@ -376,6 +376,10 @@ def test_rematch_starts_game_two(match: Match) -> None:
     # Bo leaves after game 1 and comes back during game 2 with what they had of game 1.
     bo_known, bo_since = list(match.bo.events), len(match.bo.events) - 1
     match.bo.close()
+    with api(match.server) as http:
+        for token in (match.host_token, match.bo_token):
+            said = http.post(f"/api/tables/{match.code}/ready", headers=bearer(token))
+            assert said.status_code == 200, said.text
     table = host_post(match.server, match.code, "rematch", match.host_token)
     assert table["status"] == "playing" and table["game_number"] == 2
     assert isinstance(table["game"], int) and table["game"] != game_one

@@ -215,15 +215,13 @@ class FaultyStore(Store):
         time.sleep(self.slow_games.get(game_id, 0.0))
         super().add_action(game_id, seq, player, action)
 
-    def save_seat(self, code: str, seat: StoredSeat) -> None:
+    def save_seat(self, code: str, seat: StoredSeat, *args: Any) -> None:
         self._fault("save_seat")
-        super().save_seat(code, seat)
+        super().save_seat(code, seat, *args)
 
-    def finish_game(
-        self, code: str, game_id: int, winner: int, rounds: int, record: dict[str, Any]
-    ) -> None:
+    def finish_game(self, *args: Any) -> None:
         self._fault("finish_game")
-        super().finish_game(code, game_id, winner, rounds, record)
+        super().finish_game(*args)
 
     def create_table(self, *args: Any) -> None:
         self._fault("create_table")
@@ -564,6 +562,7 @@ def test_finished_tables_leave_memory_and_come_back_when_opened(in_process: InPr
     again = Player(server, code, token, name="Ana back")
     update = again.until(lambda f: f["type"] == "update", "the final state")
     assert update["view"]["winner"] == final["winner"]
+    assert host_post(server, code, "ready", token)["seats"][0]["ready"] is True
     assert host_post(server, code, "rematch", token)["status"] == "playing"
     again.close()
 

@@ -14,6 +14,7 @@ from starlette.websockets import WebSocketState
 
 from dudo.engine.errors import DudoError
 from dudo.server.deps import client_address, find_table
+from dudo.server.hints import HINT_FRAMES, answer_hint
 from dudo.server.limits import Guard, Limits, RateLimited
 from dudo.server.tables import ActionRefused, Hall, SeatKind, Table
 from dudo.server.wire import PROTOCOL_VERSION, BadMessage, dumps, parse_frame
@@ -207,7 +208,7 @@ def welcome(table: Table, connection: Connection, hello: dict[str, Any]) -> bool
                 "type": "welcome",
                 "seat": connection.seat,
                 "player": table.player_of(seat),
-                "host": connection.seat == 0,
+                "host": connection.seat is not None and connection.seat == table.host,
                 "protocol": PROTOCOL_VERSION,
             }
         )
@@ -268,6 +269,14 @@ async def handle(table: Table, connection: Connection, frame: dict[str, Any]) ->
             )
         elif kind == "take_back":
             await table.take_back(seat)
+        elif kind in HINT_FRAMES:
+            try:
+                connection.send(dumps(await answer_hint(table, seat, frame)))
+            except ActionRefused as exc:
+                # ``for`` names the refused frame: a client can tell a hint that came too
+                # late (the game ended meanwhile) from a refused move.
+                refused = {"type": "error", "code": exc.code, "message": str(exc), "for": kind}
+                connection.send(dumps(refused))
     except ActionRefused as exc:
         connection.error(exc.code, str(exc))
     except DudoError as exc:

@@ -45,6 +45,7 @@ tables_table = sa.Table(
     sa.Column("settings", sa.Text, nullable=False),  # JSON: seats, timers
     sa.Column("game_id", sa.Integer, nullable=True),
     sa.Column("updated", sa.Float, nullable=True),  # the last change: idle lobbies are closed
+    sa.Column("host", sa.Integer, nullable=True),  # the host's seat; NULL: no person is left
 )
 
 seats_table = sa.Table(
@@ -57,6 +58,10 @@ seats_table = sa.Table(
     sa.Column("level", sa.String(16), nullable=True),
     sa.Column("token_hash", sa.String(64), nullable=True),
     sa.Column("autoplay", sa.Boolean, nullable=False, default=False),
+    # Said ready for the rematch (after a game); games won and played at this table.
+    sa.Column("ready", sa.Boolean, nullable=False, default=False, server_default=sa.false()),
+    sa.Column("wins", sa.Integer, nullable=False, default=0, server_default="0"),
+    sa.Column("played", sa.Integer, nullable=False, default=0, server_default="0"),
 )
 
 games_table = sa.Table(
@@ -102,6 +107,9 @@ sa.Index("tables_status", tables_table.c.status)
 sa.Index("cups_updated", cups_table.c.updated)
 
 log = logging.getLogger("dudo.server")
+
+#: ``save_seat``'s ``host`` when the host does not change.
+KEEP_HOST = -1
 
 #: How long one database call may wait for a lock or an answer before it fails (and the server
 #: retries or tells the player), in seconds.
@@ -172,6 +180,9 @@ class StoredSeat:
     level: str | None
     token_hash: str | None
     autoplay: bool
+    ready: bool = False
+    wins: int = 0
+    played: int = 0
 
 
 @dataclass
@@ -194,6 +205,7 @@ class StoredTable:
     settings: dict[str, Any]
     seats: list[StoredSeat]
     game: StoredGame | None
+    host: int | None = 0
 
 
 class Store:
@@ -245,19 +257,30 @@ class Store:
                     options=json.dumps(options),
                     settings=json.dumps(settings),
                     game_id=None,
+                    host=0,
                 )
             )
             for seat in seats:
                 c.execute(seats_table.insert().values(code=code, **_seat_values(seat)))
 
-    def save_seat(self, code: str, seat: StoredSeat) -> None:
+    def save_seat(self, code: str, seat: StoredSeat, host: int | None = KEEP_HOST) -> None:
+        """Store one seat and, unless ``host`` is :data:`KEEP_HOST`, who is host now (one
+        transaction: a host leaving hands the role on in the same write)."""
         with self.engine.begin() as c:
             c.execute(
                 seats_table.update()
                 .where(seats_table.c.code == code, seats_table.c.seat == seat.seat)
                 .values(**_seat_values(seat))
             )
+            if host != KEEP_HOST:
+                c.execute(
+                    tables_table.update().where(tables_table.c.code == code).values(host=host)
+                )
             _touch(c, code)
+
+    def set_host(self, code: str, host: int | None) -> None:
+        with self.engine.begin() as c:
+            c.execute(tables_table.update().where(tables_table.c.code == code).values(host=host))
 
     def set_status(self, code: str, status: str) -> None:
         with self.engine.begin() as c:
@@ -296,8 +319,13 @@ class Store:
                 .where(tables_table.c.code == code)
                 .values(status="playing", game_id=game_id, updated=time.time())
             )
-            # A new game starts with every seat played by its own player again.
-            c.execute(seats_table.update().where(seats_table.c.code == code).values(autoplay=False))
+            # A new game starts with every seat played by its own player again, and nobody
+            # ready for the game after it yet.
+            c.execute(
+                seats_table.update()
+                .where(seats_table.c.code == code)
+                .values(autoplay=False, ready=False)
+            )
         return game_id
 
     def add_action(self, game_id: int, seq: int, player: int, action: str) -> None:
@@ -348,9 +376,24 @@ class Store:
         return None
 
     def finish_game(
-        self, code: str, game_id: int, winner: int, rounds: int, record: dict[str, Any]
+        self,
+        code: str,
+        game_id: int,
+        winner: int,
+        rounds: int,
+        record: dict[str, Any],
+        scores: tuple[tuple[int, int, int], ...] = (),
     ) -> None:
+        """Store a finished game's result and record, and the table's running score with it:
+        ``scores`` are (seat, wins, played), the totals after this game (so a retry of the same
+        write counts nothing twice)."""
         with self.engine.begin() as c:
+            for seat, wins, played in scores:
+                c.execute(
+                    seats_table.update()
+                    .where(seats_table.c.code == code, seats_table.c.seat == seat)
+                    .values(wins=wins, played=played)
+                )
             c.execute(
                 games_table.update()
                 .where(games_table.c.id == game_id)
@@ -518,7 +561,17 @@ def _touch(c: Connection, code: str) -> None:
 
 def _stored_table(c: Connection, row: Any) -> StoredTable:
     seats = [
-        StoredSeat(s.seat, s.kind, s.name, s.level, s.token_hash, bool(s.autoplay))
+        StoredSeat(
+            s.seat,
+            s.kind,
+            s.name,
+            s.level,
+            s.token_hash,
+            bool(s.autoplay),
+            bool(s.ready),
+            int(s.wins or 0),
+            int(s.played or 0),
+        )
         for s in c.execute(
             sa.select(seats_table)
             .where(seats_table.c.code == row.code)
@@ -534,6 +587,7 @@ def _stored_table(c: Connection, row: Any) -> StoredTable:
         json.loads(row.settings),
         seats,
         game,
+        row.host,
     )
 
 
@@ -545,6 +599,9 @@ def _seat_values(seat: StoredSeat) -> dict[str, Any]:
         "level": seat.level,
         "token_hash": seat.token_hash,
         "autoplay": seat.autoplay,
+        "ready": seat.ready,
+        "wins": seat.wins,
+        "played": seat.played,
     }
 
 

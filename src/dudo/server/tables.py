@@ -33,8 +33,10 @@ from dudo.engine.game import Game
 from dudo.engine.rules import DEFAULT_PRESET, PRESETS, Rules, from_mapping
 from dudo.notation import parse_action
 from dudo.records import PlayerInfo, record_of
+from dudo.server.learner import Learner
 from dudo.server.limits import Limits
 from dudo.server.storage import (
+    KEEP_HOST,
     AsyncStore,
     Store,
     StoredSeat,
@@ -57,6 +59,9 @@ STAND_IN_LEVEL = "easy"
 #: Seconds between tries of an automatic move or a record the store did not take: doubling
 #: from the first to the last, then the last again until the store answers.
 RETRY_FIRST, RETRY_LAST = 0.5, 5.0
+#: Seconds nobody may be connected to the host's seat, while another person is, before the
+#: host role passes to that person, when the table has no grace period of its own.
+HOST_AWAY_SECONDS = 30
 #: The answer to a request whose write the store did not take.
 STORE_DOWN = (
     "the database is not answering right now, so nothing was changed; try again in a moment"
@@ -127,6 +132,8 @@ class Settings:
     #: After a round's reveal, how long before the next round's automatic moves and turn
     #: timer start, so everyone can see the dice before the clock runs.
     reveal_seconds: int = 3
+    #: Hints for learners (odds, the hard bot's move, the after-game review), fixed at creation.
+    hints: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -144,11 +151,24 @@ class Seat:
     level: str | None = None
     token_hash: str | None = None
     autoplay: bool = False
+    #: Said ready for the rematch, after a game (a bot is always ready).
+    ready: bool = False
+    #: The running score at this table: games won and played from this seat.
+    wins: int = 0
+    played: int = 0
     grace: asyncio.TimerHandle | None = None
 
     def stored(self, **changes: Any) -> StoredSeat:
         current = StoredSeat(
-            self.seat, str(self.kind), self.name, self.level, self.token_hash, self.autoplay
+            self.seat,
+            str(self.kind),
+            self.name,
+            self.level,
+            self.token_hash,
+            self.autoplay,
+            self.ready,
+            self.wins,
+            self.played,
         )
         return replace(current, **changes)
 
@@ -162,15 +182,22 @@ class Seat:
         return StoredSeat(self.seat, SeatKind.OPEN, None, None, None, False)
 
     def as_stand_in(self) -> StoredSeat:
-        """A kicked player's seat in the game: a bot plays it to the end."""
-        return StoredSeat(
-            self.seat, SeatKind.BOT, f"{self.name} (bot)", STAND_IN_LEVEL, None, False
+        """A kicked player's seat in the game: a bot plays it to the end (the seat's score
+        goes on with it)."""
+        return self.stored(
+            kind=SeatKind.BOT,
+            name=f"{self.name} (bot)",
+            level=STAND_IN_LEVEL,
+            token_hash=None,
+            autoplay=False,
+            ready=False,
         )
 
     def take(self, stored: StoredSeat) -> None:
         self.kind = SeatKind(stored.kind)
         self.name, self.level = stored.name, stored.level
         self.token_hash, self.autoplay = stored.token_hash, stored.autoplay
+        self.ready, self.wins, self.played = stored.ready, stored.wins, stored.played
 
 
 def clean_name(name: object) -> str:
@@ -254,6 +281,7 @@ class Table:
         settings: Settings,
         seats: list[Seat],
         rules: Rules | None = None,
+        host: int | None = 0,
     ) -> None:
         self.hall = hall
         self.code = code
@@ -262,6 +290,13 @@ class Table:
         self.rules = rules if rules is not None else table_rules(preset, options)
         self.settings = settings
         self.seats = seats
+        #: The seat whose token may give the host's commands (None: no person is seated; the
+        #: next one to join becomes host).
+        self.host = host
+        #: Since when (time.monotonic()) nobody has been connected to the host's seat (None:
+        #: someone is, or nobody has been since the table was made or loaded).
+        self.host_away_since: float | None = None
+        self._host_away: asyncio.TimerHandle | None = None
         self.status = TableStatus.LOBBY
         #: Why a broken table could not be resumed (for the log and the curious).
         self.problem_text: str | None = None
@@ -269,6 +304,9 @@ class Table:
         self.game: Game | None = None
         self.game_id: int | None = None
         self.game_number = 0
+        #: The dice seed of the current game (a review plays it again to see each view).
+        self.seed: int | None = None
+        self.learner = Learner()
         self.players: list[int] = []  # the seat of each engine player
         self.humans: set[int] = set()  # the engine players who were people when the game began
         self.bots: dict[int, Bot] = {}  # engine player -> the bot that plays it
@@ -309,9 +347,20 @@ class Table:
         seat = self.seat_for_token(token)
         if seat is None:
             raise TableError(401, "a valid seat token is needed (Authorization: Bearer <token>)")
-        if seat.seat != 0:
-            raise TableError(403, "only the host (the seat that created the table) can do that")
+        if seat.seat != self.host:
+            raise TableError(403, "only the table's host can do that")
         return seat
+
+    def require_seat(self, token: str | None) -> Seat:
+        """The human seat whose token this is."""
+        seat = self.seat_for_token(token)
+        if seat is None or seat.kind is not SeatKind.HUMAN:
+            raise TableError(401, "a valid seat token is needed (Authorization: Bearer <token>)")
+        return seat
+
+    def is_ready(self, seat: Seat) -> bool:
+        """Ready for the next game: a bot always is, a person once they said so."""
+        return seat.kind is SeatKind.BOT or (seat.kind is SeatKind.HUMAN and seat.ready)
 
     def player_of(self, seat: Seat | None) -> int | None:
         if seat is None or self.game is None:
@@ -344,13 +393,17 @@ class Table:
                     "name": s.name,
                     "kind": str(s.kind),
                     "level": s.level,
-                    "host": s.seat == 0,
+                    "host": s.seat == self.host,
                     "connected": self.present(s),
                     "autoplay": s.autoplay,
                     "player": self.player_of(s),
+                    "ready": self.is_ready(s),
+                    "wins": s.wins,
+                    "played": s.played,
                 }
                 for s in self.seats
             ],
+            "host": self.host,
             "spectators": self.spectators,
         }
 
@@ -381,8 +434,12 @@ class Table:
             seat = self._open_seat()
             token = secrets.token_urlsafe(24)
             stored = seat.as_human(display, token_hash(token))
-            await self.hall.answer(self.hall.store.save_seat, self.code, stored)
+            # At a table no person was left at, the first to sit down is its host.
+            host = seat.seat if self.host is None else KEEP_HOST
+            await self.hall.answer(self.hall.store.save_seat, self.code, stored, host)
             seat.take(stored)
+            if host != KEEP_HOST:
+                self.host = host
             self._changed()
             self.broadcast_table()
             return seat, token
@@ -411,8 +468,10 @@ class Table:
     async def remove_seat(self, index: int) -> None:
         if not 0 <= index < len(self.seats):
             raise TableError(404, f"there is no seat {index}: seats are 0 to {len(self.seats) - 1}")
-        if index == 0:
-            raise TableError(400, "the host cannot remove their own seat")
+        if index == self.host:
+            raise TableError(
+                400, "the host cannot remove their own seat: leave the table to give it up"
+            )
         async with self.lock:
             self._refuse_if_broken()
             seat = self.seats[index]
@@ -442,6 +501,8 @@ class Table:
             self._refuse_if_broken()
             if self.status is TableStatus.PLAYING:
                 raise TableError(409, "the game is already being played")
+            if self.status is TableStatus.OVER:
+                self._refuse_unready()
             await self._start()
 
     async def rematch(self) -> None:
@@ -453,7 +514,134 @@ class Table:
                 raise TableError(
                     503, "the last game is still being saved; offer the rematch in a moment"
                 )
+            self._refuse_unready()
             await self._start()
+
+    def _refuse_unready(self) -> None:
+        """After a game, the next starts only once every person seated has said ready."""
+        waiting = [
+            s.name or f"seat {s.seat + 1}"
+            for s in self.seats
+            if s.kind is SeatKind.HUMAN and not s.ready
+        ]
+        if waiting:
+            raise TableError(
+                409,
+                "the rematch starts once everyone at the table is ready; waiting for "
+                f"{', '.join(waiting)} (the host may remove a seat that does not answer)",
+            )
+
+    async def set_ready(self, seat: Seat, ready: object) -> None:
+        """A person says they are ready for the rematch (or no longer are)."""
+        if not isinstance(ready, bool):
+            raise TableError(400, "ready: give true or false")
+        async with self.lock:
+            self._refuse_if_broken()
+            if self.status is not TableStatus.OVER:
+                raise TableError(
+                    409, "you can say you are ready for a rematch once the game is over"
+                )
+            if seat.kind is not SeatKind.HUMAN:
+                raise TableError(
+                    401, "a valid seat token is needed (Authorization: Bearer <token>)"
+                )
+            stored = seat.stored(ready=ready)
+            await self.hall.answer(self.hall.store.save_seat, self.code, stored)
+            seat.take(stored)
+            self._changed()
+            self.broadcast_table()
+
+    async def leave(self, seat: Seat) -> None:
+        """A person gives up their seat (in the lobby, or after a game): it opens, their score
+        at the table goes with them, and if they were host the role passes on."""
+        async with self.lock:
+            self._refuse_if_broken()
+            if seat.kind is not SeatKind.HUMAN:
+                raise TableError(
+                    401, "a valid seat token is needed (Authorization: Bearer <token>)"
+                )
+            if self.status is TableStatus.PLAYING:
+                raise TableError(
+                    409,
+                    "you can leave the table before or after a game, not during one: if you go, "
+                    "a bot plays for you after the grace period",
+                )
+            host = self.host
+            if seat.seat == host:
+                host = self._next_host(seat.seat, connected_only=False)
+            stored = seat.as_open()
+            await self.hall.answer(self.hall.store.save_seat, self.code, stored, host)
+            seat.take(stored)
+            self._take_host(host)
+            for client in self.seat_clients.pop(seat.seat, set()):
+                client.seat = None  # the connections of who left go on watching
+                self.spectators += 1
+            self._changed()
+            self.broadcast_table()
+
+    # ------------------------------------------------------------------ the host
+
+    def _next_host(self, after: int, connected_only: bool) -> int | None:
+        """Who takes the host role from seat ``after``: the next person in seat order who is
+        connected (and not played by a stand-in), else (unless ``connected_only``) the next
+        person; None: nobody."""
+        count = len(self.seats)
+        people = [
+            seat
+            for seat in (self.seats[(after + step) % count] for step in range(1, count))
+            if seat.kind is SeatKind.HUMAN
+        ]
+        here = [seat for seat in people if self.present(seat) and not seat.autoplay]
+        if here:
+            return here[0].seat
+        if connected_only or not people:
+            return None
+        return people[0].seat
+
+    def _take_host(self, host: int | None) -> None:
+        """The host role is ``host``'s now (stored already)."""
+        if host == self.host:
+            return
+        self.host = host
+        self.host_away_since = None
+        if self._host_away is not None:
+            self._host_away.cancel()
+            self._host_away = None
+        if host is not None and not self.present(self.seats[host]):
+            self._host_left()
+
+    def _host_wait(self) -> float:
+        grace = self.settings.grace_seconds
+        return HOST_AWAY_SECONDS if grace is None else grace
+
+    def _host_left(self) -> None:
+        """Nobody is connected to the host's seat: if that lasts the grace period while
+        someone else is here, the role passes on."""
+        self.host_away_since = time.monotonic()
+        if self._host_away is not None:
+            self._host_away.cancel()
+        self._host_away = self._later(self._host_wait(), self._host_away_over, 0)
+
+    async def _host_away_over(self, attempt: int) -> None:
+        async with self.lock:
+            self._host_away = None
+            host = self.host
+            if host is None or self.present(self.seats[host]) or self.host_away_since is None:
+                return
+            if self.status is TableStatus.BROKEN:
+                return
+            heir = self._next_host(host, connected_only=True)
+            if heir is None:
+                return  # nobody else here: checked again when someone comes
+            write = self.hall.db.run(self.hall.store.set_host, self.code, heir)
+            if not await self._stored_unasked(write):
+                self._host_away = self._later(
+                    retry_delay(attempt), self._host_away_over, attempt + 1
+                )
+                return
+            self._take_host(heir)
+            self._changed()
+            self.broadcast_table()
 
     async def _start(self) -> None:
         filled = [s for s in self.seats if s.kind is not SeatKind.OPEN]
@@ -484,12 +672,12 @@ class Table:
         game_id = await self.hall.answer(
             self.hall.store.start_game, self.code, number, seed, self.rules.to_dict(), players
         )
-        self.game_number, self.game_id = number, game_id
+        self.game_number, self.game_id, self.seed = number, game_id, seed
         self.players = [s.seat for s in filled]
         self.humans = {p for p, s in enumerate(filled) if s.kind is SeatKind.HUMAN}
         self.stood_in = set()
         for s in self.seats:
-            s.autoplay = False
+            s.autoplay = s.ready = False
         self._set_game(game)
         self.status = TableStatus.PLAYING
         for client in self.clients:
@@ -644,8 +832,15 @@ class Table:
         for seat in self.seats:
             self._cancel_grace(seat)
             seat.autoplay = False
+        # The running score: totals, so storing them again (a retry, a restart) counts once.
+        scores = []
+        for p, seat_index in enumerate(self.players):
+            seat = self.seats[seat_index]
+            seat.played += 1
+            seat.wins += p == game.winner
+            scores.append((seat_index, seat.wins, seat.played))
         self.saving_record = True
-        args = (self.code, self.game_id, game.winner, game.round_number, record)
+        args = (self.code, self.game_id, game.winner, game.round_number, record, tuple(scores))
         try:
             await self.hall.db.run(self.hall.store.finish_game, *args)
             self.saving_record = False
@@ -655,7 +850,9 @@ class Table:
         self.broadcast_table()
 
     async def _save_record(
-        self, args: tuple[str, int, int, int, dict[str, Any]], attempt: int
+        self,
+        args: tuple[str, int, int, int, dict[str, Any], tuple[tuple[int, int, int], ...]],
+        attempt: int,
     ) -> None:
         while True:
             try:
@@ -798,6 +995,20 @@ class Table:
             return
         self.seat_clients.setdefault(client.seat, set()).add(client)
         self._cancel_grace(self.seats[client.seat])
+        if client.seat == self.host:
+            self.host_away_since = None
+            if self._host_away is not None:
+                self._host_away.cancel()
+                self._host_away = None
+        elif (
+            self.host is not None
+            and self.host_away_since is not None
+            and self._host_away is None
+            and time.monotonic() - self.host_away_since >= self._host_wait()
+        ):
+            # The host has been away longer than the grace period, and nobody was here to
+            # take the role then: this person is.
+            self.hall.spawn(self._host_away_over(0))
         self.broadcast_table()
 
     def disconnected(self, client: Outbox) -> None:
@@ -816,6 +1027,8 @@ class Table:
             self.seat_clients.pop(client.seat, None)
             if seat.kind is SeatKind.HUMAN:
                 self._start_grace(seat)
+            if client.seat == self.host:
+                self._host_left()
         self.broadcast_table()
 
     def watch(self, client: Outbox) -> None:
@@ -906,7 +1119,7 @@ class Table:
 
     def stop(self) -> None:
         """Cancel every timer (the server is stopping, or the table leaves memory)."""
-        for handle in (self._timer, self._bot_turn, self._table_news):
+        for handle in (self._timer, self._bot_turn, self._table_news, self._host_away):
             if handle is not None:
                 handle.cancel()
         for seat in self.seats:
@@ -983,15 +1196,20 @@ class Table:
             s["grace_seconds"],
             s["bot_seconds"],
             s.get("reveal_seconds", Settings.reveal_seconds),
+            bool(s.get("hints", False)),
         )
         seats = [Seat(x.seat) for x in stored.seats]
         for seat, x in zip(seats, stored.seats, strict=True):
             seat.take(x)
-        table = cls(hall, stored.code, stored.preset, stored.options, settings, seats)
+        table = cls(
+            hall, stored.code, stored.preset, stored.options, settings, seats, host=stored.host
+        )
+        if table.host is not None:
+            table._host_left()  # nobody is connected yet: the host's absence counts from now
         game = stored.game
         if game is None:
             return table
-        table.game_id, table.game_number = game.id, game.number
+        table.game_id, table.game_number, table.seed = game.id, game.number, game.seed
         table.players = [p["seat"] for p in game.players]
         table.humans = {i for i, p in enumerate(game.players) if p.get("kind") == SeatKind.HUMAN}
         # Who was played by a bot when the server stopped (a stand-in taken back before the
@@ -1034,7 +1252,9 @@ class Table:
             settings = Settings(**{k: v for k, v in stored.settings.items() if k in fields})
         except (KeyError, TypeError):
             settings = Settings(seats=len(seats))
-        table = cls(hall, stored.code, stored.preset, stored.options, settings, seats, rules)
+        table = cls(
+            hall, stored.code, stored.preset, stored.options, settings, seats, rules, stored.host
+        )
         table.status = TableStatus.BROKEN
         table.problem_text = why
         if stored.game is not None:

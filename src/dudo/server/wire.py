@@ -152,6 +152,10 @@ _FRAME_FIELDS: dict[str, dict[str, _Field]] = {
     "explain": {"action": _Field((str,), longest=64)},
     "take_back": {},
     "ping": {},
+    "hints": {},
+    "odds": {"action": _Field((str,), longest=64)},
+    "suggest": {},
+    "review": {},
 }
 _REQUIRED: dict[str, frozenset[str]] = {
     "hello": frozenset(),
@@ -159,6 +163,10 @@ _REQUIRED: dict[str, frozenset[str]] = {
     "explain": frozenset({"action"}),
     "take_back": frozenset(),
     "ping": frozenset(),
+    "hints": frozenset(),
+    "odds": frozenset({"action"}),
+    "suggest": frozenset(),
+    "review": frozenset(),
 }
 
 

@@ -6,8 +6,8 @@ This module owns the words both screens use: dice and hands (:func:`dice_text`,
 and a pass hand mean (:data:`VISIBILITY_TEXT`, :data:`FACE_CHANGE_TEXT`,
 :data:`PASS_HAND_TEXT`), and the :class:`Narrator`, which prints every public engine event
 (seating, rounds, actions, reveals, dice lost and won, eliminations, the winner) as lines on
-a rich console. Face names, bids in words and call words are in the chosen language; the
-rest is English.
+a rich console. Every word is in the chosen language (:mod:`dudo.terminal.texts`); the
+English dictionaries here are kept for callers that print English.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ from dudo.engine.events import (
 )
 from dudo.engine.rules import PRESETS, ObligeFaceChange, PassHand, Rules
 from dudo.notation import face_name, format_action
+from dudo.terminal.texts import TEXTS, counted
 from dudo.terminal.texts import dice as dice_words
 from dudo.terminal.texts import text as message
 
@@ -62,25 +63,16 @@ __all__ = [
     "rules_label",
 ]
 
-VISIBILITY_TEXT = {
-    "normal": "everyone sees their own dice",
-    "closed": "closed: only players holding one die see their own dice",
-    "open": "open: everyone sees every hand but their own",
-}
+_ENGLISH = TEXTS["en"]
 
-FACE_CHANGE_TEXT = {
-    ObligeFaceChange.NOBODY: "nobody may change the face: raise the quantity only",
-    ObligeFaceChange.SINGLE_DIE: "only players holding one die may change the face",
-    ObligeFaceChange.SINGLE_DIE_VETERAN: (
-        "only one-die players who have had their own obliging round may change the face"
-    ),
-}
+#: An obliging round's visibility in English (the message keys are ``visibility_<value>``).
+VISIBILITY_TEXT = {v: _ENGLISH[f"visibility_{v}"] for v in ("normal", "closed", "open")}
 
-PASS_HAND_TEXT = {
-    PassHand.FULL_HOUSE: "a full house",
-    PassHand.FIVE_KIND: "five of a kind",
-    PassHand.FIVE_DIFFERENT: "five different faces",
-}
+#: Who may change the face in an obliging round, in English (keys ``face_change_<value>``).
+FACE_CHANGE_TEXT = {c: _ENGLISH[f"face_change_{c.value}"] for c in ObligeFaceChange}
+
+#: The special hands of a pass, in English (keys ``pass_hand_<value>``).
+PASS_HAND_TEXT = {h: _ENGLISH[f"pass_hand_{h.value}"] for h in PassHand}
 
 #: The events that end a claim: shown in brief narration too.
 _RESULTS = (DiceLost, DieWon, RoundCancelled, Eliminated, GameOver)
@@ -112,19 +104,20 @@ def option_text(value: object) -> str:
     return str(value)
 
 
-def rules_label(rules: Rules, preset_name: str | None) -> str:
+def rules_label(rules: Rules, preset_name: str | None, lang: str = "en") -> str:
     """The rules as a preset plus house rules: ``"dudo"``, ``"dudo with house rules
-    cruzado=true"``; the closest preset when ``preset_name`` is none or not a preset."""
+    cruzado=true"`` (in ``lang``); the closest preset when ``preset_name`` is none or not a
+    preset. Preset and option names stay as typed on the command line."""
     closest = preset_name
     if closest not in PRESETS:
         closest = min(PRESETS, key=lambda n: len(rules.differences(PRESETS[n])))
     text = closest
     if preset_name is not None and preset_name != closest:
-        text = f"{preset_name} (closest preset: {closest})"
+        text = message(lang, "closest_preset", name=preset_name, closest=closest)
     changes = rules.differences(PRESETS[closest])
     if changes:
         shown = ", ".join(f"{k}={option_text(v)}" for k, (v, _) in changes.items())
-        text += f" with house rules {shown}"
+        text = message(lang, "house_rules", preset=text, changes=shown)
     return text
 
 
@@ -178,11 +171,7 @@ class Narrator:
     def name(self, player: int) -> str:
         return self.names[player]
 
-    def subject(self, player: int, third: str, second: str) -> str:
-        """``"Ana loses"`` or, for you, ``"You lose"``."""
-        return f"{self.names[player]} {second if player == self.you else third}"
-
-    def t(self, key: str, **fields: object) -> str:
+    def t(self, key: str, /, **fields: object) -> str:
         """Message ``key`` in the game's language."""
         return message(self.lang, key, **fields)
 
@@ -192,8 +181,16 @@ class Narrator:
             key + "_you" if player == self.you else key, name=self.names[player], **fields
         )
 
-    def possessive(self, player: int) -> str:
-        return "your" if player == self.you else f"{self.names[player]}'s"
+    def visibility(self, value: str) -> str:
+        """What an obliging round's visibility (normal, closed, open) means."""
+        return self.t(f"visibility_{value}")
+
+    def face_change(self) -> str:
+        """Who may change the face in an obliging round under these rules."""
+        return self.t(f"face_change_{self.rules.oblige_face_change.value}")
+
+    def pass_hand(self, hand: PassHand) -> str:
+        return self.t(f"pass_hand_{hand.value}")
 
     def say(self, action: Action) -> str:
         """An action in the game's language, a bid with its words: ``4x5 (cuatro quinas)``,
@@ -244,10 +241,10 @@ class Narrator:
                 verdict=self.t(verdict),
             )
         if e.passer is not None:
-            holds = f"{self.subject(e.passer, 'holds', 'hold')} {hand_text(e.hands[e.passer])}"
+            holds = self.about("holds", e.passer, hand=hand_text(e.hands[e.passer]))
             if e.pass_hand is None:
-                return f"{holds}, no special hand: the pass was a bluff"
-            return f"{holds}, {PASS_HAND_TEXT[e.pass_hand]}: the pass was good"
+                return self.t("pass_bluff", holds=holds)
+            return self.t("pass_good", holds=holds, hand=self.pass_hand(e.pass_hand))
         return ""
 
     # ----------------------------------------------------------------------- events
@@ -269,17 +266,20 @@ class Narrator:
             self.claim = None
 
     def full(self, e: Event) -> None:
-        name, subject = self.name, self.subject
+        name = self.name
         if isinstance(e, SeatingRolled):
             self.seating_rolls += 1
-            label = "Seating roll" if self.seating_rolls == 1 else "Tie re-roll"
-            self.line(f"{label}: {', '.join(f'{name(p)} {v}' for p, v in e.rolls)}", indent=0)
+            label = "seating_roll" if self.seating_rolls == 1 else "tie_reroll"
+            self.line(
+                self.t(label, rolls=", ".join(f"{name(p)} {v}" for p, v in e.rolls)), indent=0
+            )
         elif isinstance(e, SeatingDecided):
             how = f", {self.seating}" if self.seating else ""
             # e.order lists the seats clockwise; counterclockwise play runs back round them.
             seats = e.order if e.direction == "clockwise" else e.order[:1] + e.order[:0:-1]
             order = ", ".join(name(p) for p in seats)
-            self.line(f"Play order ({e.direction}{how}): {order}", indent=0)
+            direction = self.t(str(e.direction))
+            self.line(self.t("play_order", direction=direction, how=how, order=order), indent=0)
         elif isinstance(e, RoundStarted):
             self.console.print()
             title = self.t("round", number=e.number)
@@ -292,30 +292,28 @@ class Narrator:
             self.line(text, indent=0)
         elif isinstance(e, ObligingRound):
             how = (
-                "the obliger chooses open or closed before the roll"
-                if e.visibility is None
-                else VISIBILITY_TEXT.get(e.visibility, e.visibility)
+                self.t("obliger_chooses") if e.visibility is None else self.visibility(e.visibility)
             )
-            change = FACE_CHANGE_TEXT[self.rules.oblige_face_change]
+            who = self.about("obliges", e.player)
             self.line(
-                f"Obliging round: {subject(e.player, 'obliges', 'oblige')}. Aces are not wild; "
-                f"no spot-on or pass; {change}; {how}.",
+                self.t("obliging_line", who=who, change=self.face_change(), how=how),
                 style="magenta",
                 indent=0,
             )
         elif isinstance(e, VisibilityChosen):
-            how = VISIBILITY_TEXT["open" if e.open else "closed"]
+            how = self.visibility("open" if e.open else "closed")
             self.line(f"{name(e.player)}: {format_action(ObligeChoice(e.open), self.lang)} ({how})")
         elif isinstance(e, BidMade):
             text = f"{name(e.player)}: {self.say(e.bid)}"
             if e.revealed:
-                text += f"; sets aside {hand_text(e.revealed)} face up and re-rolls "
-                text += dice_text(e.rerolled)
+                rerolled = dice_words(self.lang, e.rerolled)
+                text += self.t("sets_aside", aside=hand_text(e.revealed), rerolled=rerolled)
                 if self.hidden_dice is not None:
                     text += f": {hand_text(self.hidden_dice(e.player))}"
             self.line(text)
         elif isinstance(e, Passed):
-            self.line(f"{name(e.player)}: {format_action(PASS, self.lang)} (claims a special hand)")
+            said = f"{format_action(PASS, self.lang)} ({self.t('claims_hand')})"
+            self.line(f"{name(e.player)}: {said}")
         elif isinstance(e, Called | SpotOnClaimed | PassDoubted):
             word = format_action(_CLAIM_ACTIONS[type(e)], self.lang)
             self.line(f"{name(e.player)}: {word} ({self.claim_text(e)})", style="bold")
@@ -327,14 +325,15 @@ class Narrator:
                 self.line(shown, style="bold")
         elif isinstance(e, DiceLost):
             lost = dice_words(self.lang, e.count)
-            self.line(self.about("loses", e.player, dice=lost, remaining=e.remaining), "yellow")
+            left = counted(self.lang, "left_you" if e.player == self.you else "left", e.remaining)
+            self.line(self.about("loses", e.player, dice=lost, left=left), "yellow")
         elif isinstance(e, DieWon):
             self.line(self.about("wins_die", e.player, remaining=e.remaining), "green")
         elif isinstance(e, RoundCancelled):
-            self.line("Exactly right: nobody loses a die and the round is re-dealt", "green")
+            self.line(self.t("cancelled"), "green")
         elif isinstance(e, Eliminated):
             self.line(self.about("out", e.player), style="red")
         elif isinstance(e, GameOver):
             self.console.print()
-            text = self.about("winner", e.winner, rounds=self.round)
+            text = self.about("winner", e.winner, rounds=counted(self.lang, "rounds", self.round))
             self.line(text, style="bold green", indent=0)

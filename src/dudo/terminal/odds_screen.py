@@ -3,8 +3,9 @@
 The numbers come from :func:`dudo.odds.bid_odds`; this module reads the command line's
 text (a bid in any notation, dice as ``1,3,3,5,6``) and prints the answer: the chance the
 bid is true and exactly right, then a table with each face's expected count and its highest
-bid that is at least even money, with the bid one higher. Exit codes: 0, or 2 for bad input
-(one line saying what was wrong).
+bid that is at least even money, with the bid one higher, all in the language given
+(``lang``; a decimal comma in Spanish and Italian). Exit codes: 0, or 2 for bad input (one
+line saying what was wrong; its reason is English).
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ from dudo.engine.actions import Bid
 from dudo.engine.errors import DudoError
 from dudo.engine.rules import rules_from_settings
 from dudo.notation import LANGUAGES, face_name, format_action, parse_action
-from dudo.odds import BidOdds, bid_odds, format_chance
+from dudo.odds import BidOdds, bid_odds
 from dudo.terminal.narration import rules_label
 from dudo.terminal.review import counting_text
+from dudo.terminal.texts import chance, decimal
+from dudo.terminal.texts import text as message
 
 __all__ = ["odds_command", "parse_dice"]
 
@@ -75,16 +78,16 @@ def odds_command(
     except DudoError as exc:
         console.print(Text(f"error: {exc}", style="red"), soft_wrap=True)
         return 2
-    label = rules_label(rules, rules_name.strip().lower())
-    console.print(
-        Text(
-            f"Your dice: {_dice_text(yours)}"
-            + (f"; seen: {_dice_text(seen)}" if seen else "")
-            + f"; unknown dice: {odds.unknown}; rules {label}; "
-            f"{counting_text(odds.counting, obliging)}."
-        ),
-        soft_wrap=True,
+    header = message(
+        lang,
+        "odds_header",
+        dice=_dice_text(yours, lang),
+        seen=message(lang, "odds_seen", dice=_dice_text(seen, lang)) if seen else "",
+        unknown=odds.unknown,
+        rules=rules_label(rules, rules_name.strip().lower(), lang),
+        counting=counting_text(odds.counting, obliging, lang),
     )
+    console.print(Text(header), soft_wrap=True)
     _show(console, odds, exact, lang)
     return 0
 
@@ -96,43 +99,40 @@ def _bid(text: str, faces: int) -> Bid:
     return action
 
 
-def _dice_text(dice: Sequence[int]) -> str:
-    return " ".join(str(d) for d in dice) or "none"
+def _dice_text(dice: Sequence[int], lang: str) -> str:
+    return " ".join(str(d) for d in dice) or message(lang, "no_dice")
 
 
 def _show(console: Console, odds: BidOdds, exact: bool, lang: str) -> None:
     bid = odds.bid
     if bid is not None and odds.probability is not None and odds.spot_on is not None:
         words = format_action(bid, lang, "long")
-        line = Text(f"{bid} ({words}) is true: ", style="bold")
-        line.append(format_chance(odds.probability), style="bold green")
+        line = Text(message(lang, "odds_true", bid=bid, words=words), style="bold")
+        line.append(chance(lang, odds.probability), style="bold green")
         if exact:
             line.append(f"  = {_fraction(odds.probability)}")
         console.print(line, soft_wrap=True)
-        line = Text("Exactly right (spot on): ")
-        line.append(format_chance(odds.spot_on), style="bold")
+        line = Text(message(lang, "odds_exact"))
+        line.append(chance(lang, odds.spot_on), style="bold")
         if exact:
             line.append(f"  = {_fraction(odds.spot_on)}")
         console.print(line, soft_wrap=True)
     table = Table(title=None, show_edge=False, pad_edge=False)
-    table.add_column("Face")
-    table.add_column("Expected", justify="right")
-    table.add_column("Highest bid ≥50%", justify="right")
-    table.add_column("Chance", justify="right")
-    table.add_column("One more", justify="right")
-    table.add_column("Chance", justify="right")
+    table.add_column(message(lang, "col_face"))
+    for key in ("col_expected", "col_highest", "col_chance", "col_one_more", "col_chance"):
+        table.add_column(message(lang, key), justify="right")
     for face in odds.faces:
         expected = odds.expected[face]
-        shown = f"{float(expected):.2f}" + (f" = {_fraction(expected)}" if exact else "")
+        shown = decimal(lang, expected, 2) + (f" = {_fraction(expected)}" if exact else "")
         best = odds.likeliest(face)
         higher = Bid((best[0].quantity if best else 0) + 1, face)
         row = [
             f"{face} {face_name(face, lang, plural=True)}",
             shown,
             str(best[0]) if best else "-",
-            format_chance(best[1]) if best else "",
+            chance(lang, best[1]) if best else "",
             str(higher),
-            format_chance(odds.at_least(higher)),
+            chance(lang, odds.at_least(higher)),
         ]
         table.add_row(*row, style="bold" if bid is not None and face == bid.face else "")
     console.print(table)

@@ -33,8 +33,13 @@ Out-of-turn calls (``cruzado``)
     each bot's bid; without cruzado there is none.
 
 Language
-    Face names, bids in words and call words are in the chosen language (``--lang``); the rest
-    of the screen (labels, help, messages) is English.
+    Everything on the screen is in the chosen language (``--lang``): face names, bids in
+    words, call words, labels, help, hint, review and messages (:mod:`dudo.terminal.texts`).
+    The default name "You" is shown as the language's "you" (Tú, Tu); the record keeps
+    "You". Two things stay as typed on the command line: rule option names and values
+    (``rules``) and bot levels. The engine words the reason for an illegal move in English;
+    in Spanish and Italian the screen says the move is not legal now and lists what is
+    (:meth:`_Screen.illegal`, where the engine's reason codes are to be worded).
 
 End of the game
     When you are eliminated the bots play on with a one-line summary per round until the
@@ -102,18 +107,11 @@ from dudo.engine.view import PlayerView
 from dudo.notation import LANGUAGES, face_name, format_action, parse_action
 from dudo.records import PlayerInfo, write_record
 from dudo.review import REVIEWER, Decision, review
-from dudo.terminal.narration import (
-    FACE_CHANGE_TEXT,
-    PASS_HAND_TEXT,
-    VISIBILITY_TEXT,
-    Narrator,
-    hand_text,
-    option_text,
-    rules_label,
-)
+from dudo.terminal.narration import Narrator, hand_text, option_text, rules_label
 from dudo.terminal.review import show_hint, show_review
 from dudo.terminal.texts import PlayCommand, normalize, parse_play_command
 from dudo.terminal.texts import dice as dice_words
+from dudo.terminal.texts import text as message
 
 __all__ = [
     "BOT_NAMES",
@@ -211,7 +209,8 @@ def play_command(
         if reviewer is not None:
             make_bot(reviewer, random.Random(0))  # an unknown level is a bad option
     except DudoError as exc:
-        console.print(Text(f"error: {exc}", style="red"), soft_wrap=True)
+        shown = message(lang, "error", error=exc)  # an unknown language: English
+        console.print(Text(shown, style="red"), soft_wrap=True)
         return 2
     read = input_fn if input_fn is not None else _terminal_reader(console)
     started = datetime.now().astimezone()
@@ -230,11 +229,11 @@ def play_command(
         )
     except EOFError:
         console.print()
-        console.print(Text("End of input: the game stops here.", style="yellow"))
+        console.print(Text(message(setup.lang, "input_ended"), style="yellow"))
         status = "input ended"
     except KeyboardInterrupt:
         console.print()
-        console.print(Text("Interrupted: the game stops here.", style="yellow"))
+        console.print(Text(message(setup.lang, "interrupted"), style="yellow"))
         status, code = "interrupted", 130
     except BaseException:
         # Whatever went wrong, keep the game played so far, then let the error through.
@@ -308,13 +307,11 @@ def _prepare(
         raise DudoError(f"unknown language {lang!r}; languages are {', '.join(LANGUAGES)}")
     rules = build_rules(rules_name, settings)
     if isinstance(players, bool) or not isinstance(players, int) or players < 2:
-        raise DudoError(f"players: {players!r} seats; a game needs you and at least one bot (2+)")
+        raise DudoError(message(lang, "players_too_few", players=repr(players)))
     if players < rules.min_players:
-        raise DudoError(f"players: {players} is below min_players={rules.min_players}")
+        raise DudoError(message(lang, "players_below_min", players=players, min=rules.min_players))
     if rules.max_players is not None and players > rules.max_players:
-        raise DudoError(
-            f"players: {players} is above max_players={rules.max_players} of these rules"
-        )
+        raise DudoError(message(lang, "players_above_max", players=players, max=rules.max_players))
     level = make_bot(bots, random.Random(0)).name  # checks the level, gives its own name
     names = _default_names(name.strip() or "You", players)
     if seed is None:
@@ -365,10 +362,13 @@ def _save(
             n += 1
         written = write_record(game, path, players=infos, meta=meta, preset=setup.preset)
     except (OSError, DudoError) as exc:
-        console.print(Text(f"error: the game record could not be saved: {exc}", style="red"))
+        failed = message(setup.lang, "record_failed", error=exc)
+        console.print(Text(failed, style="red"), soft_wrap=True)
         return False
-    console.print(Text(f"Game record saved: {written}", style="bold"), soft_wrap=True)
-    console.print(Text(f"Replay it with: dudo replay {written}", style="dim"), soft_wrap=True)
+    saved = message(setup.lang, "record_saved", path=written)
+    console.print(Text(saved, style="bold"), soft_wrap=True)
+    again = message(setup.lang, "replay_with", path=written)
+    console.print(Text(again, style="dim"), soft_wrap=True)
     return True
 
 
@@ -393,13 +393,10 @@ class _Screen(Narrator):
         preset_name: str | None,
         seed: int | None,
     ) -> None:
-        super().__init__(
-            console,
-            names,
-            game.view(0).rules,
-            lang,
-            you=0 if names[0].casefold() == "you" else None,
-        )
+        spoken_to = names[0].casefold() in {"you", message(lang, "you_name").casefold()}
+        if spoken_to:  # the default name is shown as the language's "you"
+            names = (message(lang, "you_name"), *names[1:])
+        super().__init__(console, names, game.view(0).rules, lang, you=0 if spoken_to else None)
         self.game = game
         self.preset_name = preset_name
         self.seed = seed
@@ -475,9 +472,8 @@ class _Screen(Narrator):
     def ask_out_of_turn(self, v: PlayerView) -> bool:
         assert v.standing_bid is not None and v.bidder is not None and v.to_move is not None
         word = format_action(CALL, self.lang)
-        prompt = (
-            f"Call {self.possessive(v.bidder)} {v.standing_bid} out of turn? "
-            f"Enter: no, {self.name(v.to_move)} plays on; '{word}': call now > "
+        prompt = self.about(
+            "out_of_turn_ask", v.bidder, bid=v.standing_bid, next=self.name(v.to_move), word=word
         )
         while True:
             text = self.read(prompt).strip()
@@ -488,15 +484,11 @@ class _Screen(Narrator):
             try:
                 action = parse_action(text, self.rules.faces)
             except NotationError as exc:
-                self.line(self.t("not_understood_short", error=exc), style="red")
+                self.line(self.t("not_understood_short", error=self.unread(text, exc)), "red")
                 continue
             if isinstance(action, Call):
                 return True
-            self.line(
-                f"It is {self.possessive(v.to_move)} turn: out of turn you may only call "
-                f"('{word}'), or press Enter to play on.",
-                style="red",
-            )
+            self.line(self.t("out_of_turn_only", name=self.name(v.to_move), word=word), "red")
 
     # ------------------------------------------------------------------- your turn
 
@@ -514,7 +506,7 @@ class _Screen(Narrator):
             try:
                 action = parse_action(text, self.rules.faces)
             except NotationError as exc:
-                self.line(self.t("not_understood", error=exc), style="red")
+                self.line(self.t("not_understood", error=self.unread(text, exc)), style="red")
                 continue
             problem = self.problem(action, v)
             if problem is None:
@@ -523,7 +515,7 @@ class _Screen(Narrator):
                     self.decisions.append(Decision(v, action))
                     return
                 except IllegalActionError as exc:
-                    problem = str(exc)
+                    problem = self.illegal(action, exc)
             self.line(self.t("not_allowed", problem=problem), style="red")
             hint = self.options_hint(v)
             if hint:
@@ -534,13 +526,32 @@ class _Screen(Narrator):
         if v.phase == "choose_visibility":
             if isinstance(action, ObligeChoice):
                 return None
-            return "first choose an open or a closed obliging round: " + self.choice_words()
+            return self.t("must_choose", choices=self.choice_words())
         if v.standing_bid is None and not _is_bid(action):
-            return "you open the round, so you must bid"
+            return self.t("must_bid")
         return None
 
+    def unread(self, typed: str, exc: NotationError) -> str:
+        """Why ``typed`` is no bid or call. The notation words its reasons in English only,
+        so another language gets the plain fact (the options and help follow it)."""
+        return str(exc) if self.lang == "en" else self.t("not_a_move", text=typed)
+
+    def illegal(self, action: Action, exc: IllegalActionError) -> str:
+        """Why the engine refused ``action``. Its reasons are English sentences; in another
+        language the screen says the move is not legal now and the legal options follow.
+        This is the one place to word the engine's reasons per language once it gives them
+        as codes with parameters."""
+        if self.lang == "en":
+            return str(exc)
+        return self.t("not_legal", action=self.say(action))
+
+    def reveal_example(self) -> str:
+        """A raise with reveal-and-reroll as typed in the game's language: 5x3 muestra 3,3."""
+        return format_action(RevealBid(Bid(5, 3), (3, 3)), self.lang)
+
     def choice_words(self) -> str:
-        return " or ".join(f"'{format_action(ObligeChoice(o), self.lang)}'" for o in (True, False))
+        first, second = (format_action(ObligeChoice(o), self.lang) for o in (True, False))
+        return self.t("either", first=first, second=second)
 
     def command(self, text: str, v: PlayerView) -> bool:
         """Handle a screen command (a word in any language); False when ``text`` is not one."""
@@ -568,16 +579,23 @@ class _Screen(Narrator):
 
     def intro(self) -> None:
         n = len(self.names)
+        rules = rules_label(self.rules, self.preset_name, self.lang)
         self.console.print(
-            Text(f"Dudo: {n} players, rules {rules_label(self.rules, self.preset_name)}", "bold"),
-            soft_wrap=True,
+            Text(self.t("intro_title", players=n, rules=rules), "bold"), soft_wrap=True
         )
         levels = "/".join(sorted({bot.name for bot in self.bots.values()}))
         bots = ", ".join(self.names[1:])
-        seed = f" Seed: {self.seed}." if self.seed is not None else ""
+        seed = self.t("intro_seed", seed=self.seed) if self.seed is not None else ""
         self.line(
-            f"{self.names[0]} against {n - 1} {levels} bot{'s' if n > 2 else ''}: {bots}. "
-            f"Language: {self.lang}.{seed}",
+            self.t(
+                "intro_bots_one" if n == 2 else "intro_bots_many",
+                name=self.names[0],
+                count=n - 1,
+                level=levels,
+                names=bots,
+                lang=self.lang,
+                seed=seed,
+            ),
             indent=0,
         )
         self.line(
@@ -644,26 +662,22 @@ class _Screen(Narrator):
             if v.my_dice:
                 text.append(f"  ({self.faces_of(v.my_dice)})")
             if aside:
-                text.append(f"; face up: {hand_text(aside)}")
+                text.append(self.t("face_up_yours", dice=hand_text(aside)))
             self.line(text)
         elif v.phase == "choose_visibility":
-            self.line("Your dice: not rolled yet (the obliger first chooses open or closed)")
+            self.line(self.t("dice_not_rolled"))
         elif v.visibility == "closed":
-            self.line(
-                "Your dice: hidden (closed obliging round: only players holding one die "
-                "see their own dice)"
-            )
+            self.line(self.t("dice_hidden_closed"))
         elif v.visibility == "open":
-            self.line("Your dice: hidden (open obliging round: you see every hand but your own)")
+            self.line(self.t("dice_hidden_open"))
         seen = [
             (p, dice)
             for p, dice in enumerate(v.seen_dice)
             if p != self.seat and dice and v.dice_counts[p]
         ]
         if seen:
-            label = "You see" if v.visibility == "open" else "Face up"
             shown = "; ".join(f"{self.name(p)} {hand_text(d)}" for p, d in seen)
-            self.line(f"{label}: {shown}")
+            self.line(self.t("you_see" if v.visibility == "open" else "face_up", hands=shown))
 
     def status(self, v: PlayerView) -> None:
         """Your turn: the table, your dice, this round's bids, the standing bid, options."""
@@ -676,14 +690,11 @@ class _Screen(Narrator):
             self.line(self.t("this_round", bids=shown))
         if v.standing_bid is not None and v.bidder is not None:
             self.line(
-                self.t("standing", bid=self.say(v.standing_bid), name=self.name(v.bidder)),
+                self.about("standing", v.bidder, bid=self.say(v.standing_bid)),
                 style="bold",
             )
             if v.passer is not None:
-                self.line(
-                    f"{self.subject(v.passer, 'has', 'have')} passed: raise the standing bid "
-                    "or doubt the pass"
-                )
+                self.line(self.about("passed", v.passer))
         self.options(v)
 
     def options(self, v: PlayerView) -> None:
@@ -692,8 +703,12 @@ class _Screen(Narrator):
         legal = v.legal_actions
         if v.phase == "choose_visibility":
             self.line(
-                f"You oblige: choose {self.choice_words()} "
-                f"({VISIBILITY_TEXT['open']}; {VISIBILITY_TEXT['closed']})"
+                self.t(
+                    "you_oblige",
+                    choices=self.choice_words(),
+                    open=self.visibility("open"),
+                    closed=self.visibility("closed"),
+                )
             )
             return
         bids = [a for a in legal if isinstance(a, Bid)]
@@ -706,158 +721,140 @@ class _Screen(Narrator):
         if others:
             self.line(self.t("or", actions=", ".join(format_action(a, self.lang) for a in others)))
         if any(isinstance(a, RevealBid) for a in legal):
-            self.line(
-                "To set dice aside and re-roll the rest, add them to a raise: 5x3 reveal 3,3",
-                style="dim",
-            )
+            self.line(self.t("reveal_tip", example=self.reveal_example()), style="dim")
 
     def options_hint(self, v: PlayerView) -> str:
         bids = [a for a in v.legal_actions if isinstance(a, Bid)]
         others = [a for a in v.legal_actions if not _is_bid(a)]
         parts = []
         if bids:
-            label = "lowest openings" if v.standing_bid is None else "lowest raises"
-            parts.append(f"{label}: " + ", ".join(str(b) for b in bids[:SHOWN_BIDS]))
+            label = self.t("lowest_openings" if v.standing_bid is None else "lowest_raises")
+            parts.append(f"{label.lower()}: " + ", ".join(str(b) for b in bids[:SHOWN_BIDS]))
         if others:
             words = ", ".join(format_action(a, self.lang) for a in others)
-            parts.append(f"or {words}" if parts else words)
-        return ("You may: " + "; ".join(parts) + ". Type ? for help.") if parts else ""
+            parts.append(self.t("or_lower", actions=words) if parts else words)
+        return self.t("you_may", options="; ".join(parts)) if parts else ""
 
     def help(self, v: PlayerView) -> None:
         rules = self.rules
         self.console.print()
         self.line(self.t("how_to"), style="bold", indent=0)
-        self.line(
-            "Bid: a quantity and a face, e.g. 5x3, '5 3', 'five trains', 'cinco trenes', "
-            "'cinque tre': at least that many dice on the whole table show that face."
-        )
+        self.line(self.t("help_bid"))
         if v.obliging:
-            change = FACE_CHANGE_TEXT[rules.oblige_face_change]
-            self.line(
-                "This is an obliging round: aces are not wild and rank lowest, the opener may "
-                f"bid any face, there is no spot-on or pass; {change}."
-            )
+            self.line(self.t("help_obliging", change=self.face_change()))
         else:
             self.line(self.raise_text())
             if rules.aces_wild:
                 self.line(self.aces_text())
         legal = v.legal_actions
-        explain = {
-            Call: f"'{format_action(CALL, self.lang)}': doubt the standing bid; all dice are "
-            "shown, and if fewer match the bidder loses a die, otherwise you do.",
-            SpotOn: "'{}': claim the standing bid is exactly right; if wrong you lose a die, "
-            "if right you {}.",
-            Pass: "'{}': claim a special hand ({}) and pass the standing bid on; the next "
-            "player may raise it or doubt the pass.",
-            DoubtPass: "'{}': doubt the pass; the passer's dice are shown, and if the hand "
-            "qualifies you lose a die, otherwise the passer does.",
-            ObligeChoice: "'{}' or '{}': choose the obliging round's visibility ({}; {}).",
-        }
-        self.line("Now you may:", style="bold", indent=0)
+        self.line(self.t("now_you_may"), style="bold", indent=0)
         bids = [a for a in legal if isinstance(a, Bid)]
         if bids:
-            kind = "open the round with" if v.standing_bid is None else "raise to"
-            self.line(
-                f"- {kind} any of {len(bids)} bids, from {bids[0]} to {bids[-1]} "
-                f"({self.say(bids[0])} ... {self.say(bids[-1])})"
-            )
-        for a in legal:
-            if isinstance(a, Call) and a.by is None:
-                self.line("- " + explain[Call])
-            elif isinstance(a, SpotOn):
-                reward = (
-                    "win a die (up to five)"
-                    if str(rules.spot_on_reward) == "gain"
-                    else ("cancel the round: nobody loses a die and the dice are rolled again")
+            kind = "help_open" if v.standing_bid is None else "help_raise"
+            low, high = bids[0], bids[-1]
+            if len(bids) == 1:
+                self.line(self.t(f"{kind}_one", low=low, low_words=self.say(low)))
+            else:
+                self.line(
+                    self.t(
+                        kind,
+                        count=len(bids),
+                        low=low,
+                        high=high,
+                        low_words=self.say(low),
+                        high_words=self.say(high),
+                    )
                 )
-                self.line("- " + explain[SpotOn].format(format_action(a, self.lang), reward))
+        for a in legal:
+            word = format_action(a, self.lang)
+            if isinstance(a, Call) and a.by is None:
+                self.line("- " + self.t("help_call", word=word))
+            elif isinstance(a, SpotOn):
+                reward = self.t(
+                    "reward_gain" if str(rules.spot_on_reward) == "gain" else "reward_cancel"
+                )
+                self.line("- " + self.t("help_spot_on", word=word, reward=reward))
             elif isinstance(a, Pass):
-                hands = ", ".join(PASS_HAND_TEXT[h] for h in sorted(rules.pass_hands))
-                self.line("- " + explain[Pass].format(format_action(a, self.lang), hands))
+                hands = ", ".join(self.pass_hand(h) for h in sorted(rules.pass_hands))
+                self.line("- " + self.t("help_pass", word=word, hands=hands))
             elif isinstance(a, DoubtPass):
-                self.line("- " + explain[DoubtPass].format(format_action(a, self.lang)))
+                self.line("- " + self.t("help_doubt_pass", word=word))
         if any(isinstance(a, ObligeChoice) for a in legal):
-            words = [format_action(ObligeChoice(o), self.lang) for o in (True, False)]
+            first, second = (format_action(ObligeChoice(o), self.lang) for o in (True, False))
             self.line(
                 "- "
-                + explain[ObligeChoice].format(
-                    *words, VISIBILITY_TEXT["open"], VISIBILITY_TEXT["closed"]
+                + self.t(
+                    "help_oblige_choice",
+                    open=first,
+                    closed=second,
+                    open_text=self.visibility("open"),
+                    closed_text=self.visibility("closed"),
                 )
             )
         if any(isinstance(a, RevealBid) for a in legal):
-            self.line(
-                "- raise and set dice aside face up, re-rolling the rest: "
-                "'5x3 reveal 3,3' (the set-aside dice must show the face, or aces if wild)"
-            )
+            self.line(self.t("help_reveal", example=self.reveal_example()))
         if rules.cruzado:
-            self.line(
-                "Cruzado: after another player's action you are asked whether to call the "
-                "standing bid out of turn (Enter: no; a call word: yes)."
-            )
+            self.line(self.t("help_cruzado"))
         self.line(self.t("commands"), indent=0)
 
     def raise_text(self) -> str:
         mode = self.rules.raise_mode
         if mode is RaiseMode.ANY_FACE:
-            return (
-                "A raise is a higher quantity of any face, or the same quantity of a higher face."
-            )
+            return self.t("raise_any_face")
         if mode is RaiseMode.NONDECREASING:
-            return (
-                "A raise may lower neither the quantity nor the face, and must raise one of them."
-            )
+            return self.t("raise_nondecreasing")
         order = (
             "1x2 < ... < 1x6 < 1x1 < 2x2 < ..."
             if str(self.rules.aces_rank) == "high"
             else "1x1 < 1x2 < ... < 1x6 < 2x1 < ..."
         )
-        return f"Bids go up in one fixed order: {order}."
+        return self.t("raise_index", order=order)
 
     def aces_text(self) -> str:
         rules = self.rules
-        ace = face_name(1, self.lang, plural=True)
-        text = "Aces" + (f" ({ace})" if self.lang != "en" else "")
-        text += " are wild: they count for any face"
-        if rules.wild_needs_natural:
-            text += " if at least one natural die of that face is on the table"
-        text += "; a bid on aces counts aces only."
+        natural = self.t("aces_natural") if rules.wild_needs_natural else ""
+        text = self.t("aces_help", natural=natural)
         if rules.raise_mode is not RaiseMode.INDEX:
-            to = (
-                "half the quantity, rounded up"
-                if rules.aces_to is AcesTo.CEIL_HALF
-                else ("half the quantity, rounded down, plus one")
+            to = self.t(
+                "to_ceil_half" if rules.aces_to is AcesTo.CEIL_HALF else "to_floor_half_plus_one"
             )
-            back = (
-                "twice the aces plus one"
+            back = self.t(
+                "back_double_plus_one"
                 if rules.aces_from is AcesFrom.DOUBLE_PLUS_ONE
-                else ("twice the aces")
+                else "back_double"
             )
-            text += f" Going to aces needs at least {to}; leaving aces needs at least {back}."
+            text += self.t("aces_switch", to=to, back=back)
         return text
 
     def all_moves(self, v: PlayerView) -> None:
         legal = v.legal_actions
         if not legal:
-            self.line("You have nothing to do now.")
+            self.line(self.t("nothing_to_do"))
             return
         bids = [a for a in legal if isinstance(a, Bid)]
         if bids:
             by_quantity: dict[int, list[str]] = {}
             for b in bids:
                 by_quantity.setdefault(b.quantity, []).append(str(b))
-            self.line(f"Bids ({len(bids)}):", style="bold")
+            self.line(self.t("bids_count", count=len(bids)), style="bold")
             for shown in by_quantity.values():
                 self.line(" ".join(shown), indent=4)
         reveals = [a for a in legal if isinstance(a, RevealBid)]
         if reveals:
-            self.line(f"Raises with reveal-and-reroll ({len(reveals)}):", style="bold")
+            self.line(self.t("reveals_count", count=len(reveals)), style="bold")
             self.line(", ".join(format_action(a, self.lang) for a in reveals), indent=4)
         others = [a for a in legal if not _is_bid(a)]
         if others:
-            self.line("Other: " + ", ".join(format_action(a, self.lang) for a in others))
+            self.line(
+                self.t(
+                    "other_actions", actions=", ".join(format_action(a, self.lang) for a in others)
+                )
+            )
 
     def show_rules(self) -> None:
-        self.line(f"Rules: {rules_label(self.rules, self.preset_name)}", style="bold", indent=0)
+        rules = rules_label(self.rules, self.preset_name, self.lang)
+        self.line(self.t("rules_title", rules=rules), style="bold", indent=0)
+        # Option names and values as typed in --set, so they can be copied to the command line.
         for option, value in self.rules.to_dict().items():
             self.line(f"{option} = {option_text(value)}")
 
@@ -876,11 +873,7 @@ class _Screen(Narrator):
             if isinstance(e, Eliminated) and e.player == self.seat and not v.is_over:
                 self.brief = True
                 self.console.print()
-                self.line(
-                    "You are out of the game. The bots play on; one line per round:",
-                    style="bold",
-                    indent=0,
-                )
+                self.line(self.t("out_brief"), style="bold", indent=0)
         if dealt and not self.brief and not v.is_over and not v.my_turn:
             # A new deal: the table and your dice (at your turn the status shows them).
             self.table(v)

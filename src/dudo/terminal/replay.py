@@ -3,7 +3,7 @@
 A replay shows everything, every hand included, since the game is over (or abandoned): the
 seating, each round's opener, dice counts and dealt hands, each action in order with the
 player's name, every reveal with all hands and the count that decided it, dice lost and
-won, eliminations, obliging rounds and the winner.
+won, eliminations, obliging rounds and the winner, in the language given (``--lang``).
 
 The record is checked in full before anything is printed, so a bad record prints only
 ``error: <what is wrong, naming the first bad entry>`` and returns exit code 1.
@@ -28,6 +28,8 @@ from dudo.engine.rules import Seating
 from dudo.notation import LANGUAGES
 from dudo.records import Record, read_record, replay, replay_steps
 from dudo.terminal.narration import Narrator, rules_label
+from dudo.terminal.texts import counted
+from dudo.terminal.texts import text as message
 
 __all__ = ["final_state", "print_replay", "replay_command"]
 
@@ -93,11 +95,16 @@ def _names(record: Record) -> tuple[str, ...]:
 _PRONOUNS = frozenset({"you", "tu", "tú"})
 
 
-def _narrated_names(record: Record) -> tuple[str, ...]:
-    return tuple(
-        f"Player {p + 1} ({name})" if name.casefold() in _PRONOUNS else name
-        for p, name in enumerate(_names(record))
-    )
+def _narrated_names(record: Record, lang: str) -> tuple[str, ...]:
+    names = []
+    for p, info in enumerate(record.players):
+        name = info.name.strip()
+        if not name:
+            name = message(lang, "player_number", number=p + 1)
+        elif name.casefold() in _PRONOUNS:
+            name = message(lang, "player_label", number=p + 1, name=name)
+        names.append(name)
+    return tuple(names)
 
 
 class _Printer(Narrator):
@@ -106,12 +113,12 @@ class _Printer(Narrator):
     def __init__(self, record: Record, game: Game, console: Console, lang: str) -> None:
         seating = ""
         if record.setup.order is not None:
-            seating = "set by the table"
+            seating = message(lang, "seating_set")
         elif record.rules.seating is Seating.RANDOM:
-            seating = "drawn at random"
+            seating = message(lang, "seating_random")
         super().__init__(
             console,
-            _narrated_names(record),
+            _narrated_names(record, lang),
             record.rules,
             lang,
             hidden_dice=lambda seat: game.hidden[seat],
@@ -123,23 +130,28 @@ class _Printer(Narrator):
 
     def header(self) -> None:
         record = self.record
-        self.console.print(Text(f"Dudo game record: {len(record.players)} players", style="bold"))
-        self.line(f"Rules: {rules_label(record.rules, record.preset)}", indent=0)
+        title = self.t("replay_title", players=len(record.players))
+        self.console.print(Text(title, style="bold"))
+        rules = rules_label(record.rules, record.preset, self.lang)
+        self.line(self.t("rules_title", rules=rules), indent=0)
         for p, info in enumerate(record.players):
-            kind = f"bot: {info.bot}" if info.kind == "bot" and info.bot else info.kind
-            self.line(f"{self.name(p)} (player {p}, {kind})")
+            if info.kind == "human":
+                kind = self.t("kind_human")
+            else:
+                kind = self.t("kind_bot", level=info.bot) if info.bot else "bot"
+            self.line(self.t("replay_player", name=self.name(p), seat=p, kind=kind))
         meta = {k: v for k, v in record.meta.items() if isinstance(v, str | int | float)}
         if meta:
             self.line(", ".join(f"{k}: {v}" for k, v in meta.items()), style="dim", indent=0)
         setup = record.setup
         if setup.dice is not None:
             counts = ", ".join(f"{self.name(p)} {c}" for p, c in enumerate(setup.dice))
-            self.line(f"Starting dice: {counts}", indent=0)
+            self.line(self.t("starting_dice", counts=counts), indent=0)
         if setup.start_total is not None:
-            self.line(f"Dice at the start of the game (for spot-on): {setup.start_total}", indent=0)
+            self.line(self.t("start_total", total=setup.start_total), indent=0)
         if setup.obliged:
             who = ", ".join(self.name(p) for p in setup.obliged)
-            self.line(f"Already obliged: {who}", indent=0)
+            self.line(self.t("already_obliged", names=who), indent=0)
 
     def events(self, events: Sequence[Event]) -> None:
         """Narrate ``events``, then the hands of a new deal (a replay shows every hand)."""
@@ -168,19 +180,17 @@ def print_replay(record: Record, console: Console, lang: str = "en") -> Game:
     console.print()
     names = printer.names
     if game.winner is not None:
-        console.print(
-            Text(
-                f"{names[game.winner]} wins after {game.round_number} rounds "
-                f"and {len(game.history)} actions.",
-                style="bold",
-            )
+        won = message(
+            lang,
+            "replay_winner",
+            name=names[game.winner],
+            rounds=counted(lang, "rounds", game.round_number),
+            actions=counted(lang, "actions", len(game.history)),
         )
+        console.print(Text(won, style="bold"))
     else:
         counts = ", ".join(f"{names[p]} {c}" for p, c in enumerate(game.counts) if c)
         console.print(
-            Text(
-                f"The record ends in round {game.round_number}; the game is not finished. "
-                f"Dice: {counts}."
-            )
+            Text(message(lang, "replay_unfinished", round=game.round_number, counts=counts))
         )
     return game

@@ -20,6 +20,7 @@
 //                             button.bot-remove; #add-bot-row adds one
 //   #create-turn-seconds    turn timer seconds (0 = none)
 //   #create-grace-seconds   grace seconds
+//   #create-hints           checkbox: hints for learners (odds, the hard bot's move, the review)
 //   #create-button          submit; on success the token goes to localStorage
 //                             "dudo.seat.<CODE>" and the page goes to /t/<CODE>
 //   #create-error           the server's complaint, if any
@@ -302,6 +303,7 @@ async function create(event) {
     bots: [...state.bots],
     turn_seconds: numberField("create-turn-seconds", 60),
     grace_seconds: numberField("create-grace-seconds", 30),
+    hints: $("create-hints").checked,
   };
   const button = $("create-button");
   button.disabled = true;

@@ -26,16 +26,14 @@
 //   Turn:    document.title starts with the turn marker and link[rel=icon] is
 //            /static/favicon-turn.svg while it is my turn; #sound-toggle (checkbox, in
 //            #cue-pref, shown to players); main data-turn-cues counts the turn cues given
-//   Acting:  #actions (shown when I have a legal action), #bid-picker: a grid of
-//            button.bid-cell[data-bid="3x4"]; legal ones aria-disabled="false", illegal ones
-//            aria-disabled="true" (still clickable: sends `explain`, answer in #bid-explain
-//            with data-legal="false" and data-action; Playwright treats aria-disabled buttons
-//            as not enabled, so click them with force=True).
-//            Clicking a legal cell selects it (aria-pressed="true") and fills #bid-confirm:
-//            #bid-send (data-action="3x4") plays the bid; button.reveal-bid[data-action=
-//            "3x4 reveal 4,4"] play reveal-and-reroll bids. Clicking the selected cell again
-//            also plays it. #action-call, #action-spot-on, #action-pass, #action-doubt-pass,
-//            #action-open, #action-closed (hidden unless legal). All carry data-action.
+//   Acting:  #actions (shown when I have a legal action): the quick entry, the full grid in
+//            #bid-sheet and the typing field (hooks in bidentry.js: #bid-faces, #bid-less,
+//            #bid-more, #bid-quantity, #bid-send[data-action], #bid-grid-toggle, #bid-picker >
+//            button.bid-cell[data-bid], #bid-text, #bid-text-error); greyed choices are
+//            aria-disabled="true" (Playwright: click them with force=True) and answer in
+//            #bid-explain (data-legal="false", data-action). #action-call, #action-spot-on,
+//            #action-pass, #action-doubt-pass, #action-open, #action-closed (hidden unless
+//            legal). All carry data-action.
 //   Reveal:  #reveal (dialog over the page: dismiss it before clicking anything else;
 //            data-bid, data-count, data-claim, data-losers = names),
 //            #reveal-hands > li[data-player] > .dice > .die (.counted = matched the bid),
@@ -45,24 +43,29 @@
 //            prefers-reduced-motion it opens at done. A dismissed reveal is remembered in
 //            localStorage "dudo.reveal.<CODE>" ({game, seq}) so a reload does not show it again.
 //   Over:    #game-over (data-winner = winner's name), #winner-name, #replay-link
-//            (/games/<id>), #rematch-button (host), #rematch-wait
+//            (/games/<id>), #rematch-button (host), #rematch-wait; the people, their score
+//            and Ready/Leave: see people.js. Lobby: #leave-table. Avatars: see avatar.js.
+//   Hints:   #lobby-hints; #learner and #learner-review (in #game-over): see learner.js
 //   Feed:    #events > li[data-seq][data-type] (aria-live)
 //   Other:   #toast (server error frames, data-kind), #lang-select
 
 import "/static/pwa.js";
 import { ApiError, api, forgetSeatToken, saveSeatToken, seatToken } from "/static/api.js";
 import { bidNode, dieEl, renderDice } from "/static/dice.js";
+import { closeSheet, initBidEntry, markKeys, renderBidEntry, resetBidEntry, typedAnswer, typedRefused } from "/static/bidentry.js";
 import {
   actionText,
   callWord,
-  faceName,
   lang,
   onLangChange,
   parseBid,
   t,
   tNodes,
 } from "/static/i18n.js";
+import { learnerBid, learnerFrame, learnerRender } from "/static/learner.js";
 import { countsForReveal, handName, narrateEvent } from "/static/narrate.js";
+import { avatar } from "/static/avatar.js";
+import { renderRematch, renderScores } from "/static/people.js";
 import { botLevelLabel, presetSummary, renderRulesList } from "/static/rules.js";
 import { TableSocket } from "/static/socket.js";
 import { cueEnabled, markTab, primeAudio, setCueEnabled, turnCue } from "/static/turncue.js";
@@ -89,8 +92,6 @@ const S = {
   events: [], // every event of the current game, in order (re-narrated on a language change)
   claim: null, // the Called / SpotOnClaimed / PassDoubted the next reveal decides
   reveal: null, // {event, claim, outcomes: [], roundOver, dismissed}
-  selected: null, // the selected bid, "3x4"
-  pickerKey: "",
   pending: false,
   pendingTimer: null,
   presets: null,
@@ -195,8 +196,8 @@ function onUpdate(frame) {
     S.events = [];
     S.claim = null;
     S.reveal = null;
-    S.selected = null;
     S.autoNotice = null;
+    resetBidEntry();
     $("events").replaceChildren();
   }
   S.game = frame.game;
@@ -246,11 +247,18 @@ function onFrame(frame) {
       onUpdate(frame);
       break;
     case "explain":
-      showExplain(frame);
+      if (!typedAnswer(frame)) showExplain(frame);
+      break;
+    case "hints":
+    case "odds":
+    case "suggest":
+    case "review":
+      learnerFrame(frame);
       break;
     case "error":
+      if (frame.for && learnerFrame(frame)) break; // a hint refused: the learner panel's
       clearPending();
-      toast(frame.message || frame.code, "error");
+      if (!typedRefused(frame)) toast(frame.message || frame.code, "error");
       if (frame.code === "no_table") {
         S.table = null;
         $("table-main").dataset.status = "missing";
@@ -299,12 +307,20 @@ function act(action) {
   renderActions();
 }
 
-function explain(action) {
-  const box = $("bid-explain");
-  box.dataset.legal = "";
-  box.dataset.action = action;
-  box.textContent = t("game.explaining", { bid: actionText(action) });
-  if (!socket || !socket.send({ type: "explain", action })) toast(t("conn.not_sent"), "error");
+/** Ask the server whether `action` is legal now and why not; `quiet`: without saying so in
+ *  #bid-explain (typed text answers by its field). True when the frame was sent. */
+function explain(action, { quiet = false } = {}) {
+  if (!quiet) {
+    const box = $("bid-explain");
+    box.dataset.legal = "";
+    box.dataset.action = action;
+    box.textContent = t("game.explaining", { bid: actionText(action) });
+  }
+  if (!socket || !socket.send({ type: "explain", action })) {
+    toast(t("conn.not_sent"), "error");
+    return false;
+  }
+  return true;
 }
 
 function showExplain(frame) {
@@ -343,9 +359,33 @@ async function hostCall(method, path, body) {
   }
 }
 
+/** Give up my seat (in the lobby or after a game): I watch on, and can join again. */
+async function leaveTable() {
+  try {
+    const table = await api(`/api/tables/${encodeURIComponent(S.code)}/leave`, {
+      method: "POST",
+      token: S.token,
+    });
+    forgetSeatToken(S.code);
+    S.token = null;
+    S.seat = null;
+    S.host = false;
+    if (socket) socket.token = null; // a reconnection watches
+    if (table && table.code) takeTable(table);
+    render();
+    toast(t("people.left"), "ok", 2500);
+  } catch (err) {
+    toast(err.detail || err.message, "error");
+  }
+}
+
 // ---------------------------------------------------------------------------- rendering
 
 function render() {
+  // The host role can pass on: the table says whose it is, and the controls follow at once.
+  const wasHost = S.host;
+  if (S.table && S.seat != null) S.host = !!S.table.seats?.[S.seat]?.host;
+  if (S.welcomed && S.host && !wasHost) toast(t("people.now_host"), "ok");
   const main = $("table-main");
   const st = status();
   const game = inGame();
@@ -373,6 +413,7 @@ function render() {
   renderBanners();
   renderReveal();
   renderTurnCues();
+  learnerRender({ table: S.table, view: S.view, game: S.game, seat: S.seat, send: (f) => !!socket?.send(f) });
 }
 
 function pageTitle() {
@@ -425,6 +466,7 @@ function seatItem(seat) {
     return item;
   }
   item.append(
+    avatar(seat.name, seat.seat),
     el("span", {
       class: `dot${seat.kind === "bot" || seat.connected ? " on" : ""}`,
       title: seat.kind === "bot" || seat.connected ? t("lobby.online") : t("lobby.offline"),
@@ -438,7 +480,7 @@ function seatItem(seat) {
   const playing = status() === "playing";
   const inThisGame = seat.player != null;
   const removable =
-    S.host && seat.seat !== 0 && status() !== "broken" && !(playing && inThisGame && seat.kind === "bot");
+    S.host && !seat.host && status() !== "broken" && !(playing && inThisGame && seat.kind === "bot");
   if (removable) {
     const label = seat.kind === "bot" ? t("lobby.remove_bot") : t("lobby.kick");
     item.append(
@@ -480,6 +522,8 @@ function renderLobby() {
   $("start-button").disabled = filled < 2;
   $("add-bot-controls").hidden = open === 0;
   $("lobby-wait").hidden = S.host || st !== "lobby" || S.seat == null;
+  $("leave-table").hidden = st !== "lobby" || S.seat == null;
+  renderScores(tb);
   const levels = $("bot-level");
   if (levels.options.length !== S.botLevels.length || levels.dataset.lang !== lang()) {
     const chosen = levels.value;
@@ -503,6 +547,7 @@ function renderLobby() {
   ]
     .filter(Boolean)
     .join(" · ");
+  $("lobby-hints").textContent = t(tb.hints ? "lobby.hints_on" : "lobby.hints_off");
 }
 
 function renderBanners() {
@@ -558,7 +603,12 @@ function renderPlayers() {
         out: String(count === 0),
       },
     });
-    const name = el("span", { class: "pname" }, el("span", { class: "nm" }, nameOf(p)));
+    const name = el(
+      "span",
+      { class: "pname" },
+      avatar(nameOf(p), seat ? seat.seat : (v.seats?.[p] ?? p), 22),
+      el("span", { class: "nm" }, nameOf(p)),
+    );
     if (v.viewer === p) name.append(el("span", { class: "badge blue" }, t("lobby.you")));
     // A bot's level beside its name, as in the lobby.
     if (seat && seat.kind === "bot") {
@@ -687,12 +737,13 @@ function renderActions() {
   const box = $("actions");
   if (!inGame() || !v) {
     box.hidden = true;
+    closeSheet();
     return;
   }
   const legal = v.legal || [];
   box.hidden = legal.length === 0 || v.phase === "over";
   if (box.hidden) {
-    S.selected = null;
+    closeSheet();
     return;
   }
   $("actions-heading").textContent = myTurn() ? t("game.your_move") : t("game.out_of_turn");
@@ -706,10 +757,11 @@ function renderActions() {
   setButton("action-spot-on", has("spot-on"), t("act.spot_on"));
   setButton("action-pass", has("pass"), t("act.pass"));
   setButton("action-doubt-pass", has("doubt-pass"), t("act.doubt_pass"));
+  markKeys();
   // Bids.
   const bids = v.legal_bids || [];
   $("bid-area").hidden = bids.length === 0;
-  if (bids.length) renderPicker();
+  renderBidEntry(v, S.game);
   for (const b of box.querySelectorAll("button")) b.toggleAttribute("data-pending", S.pending);
   for (const b of box.querySelectorAll("button[data-action]")) b.disabled = S.pending;
 }
@@ -718,113 +770,6 @@ function setButton(id, visible, label) {
   const b = $(id);
   b.hidden = !visible;
   b.textContent = label;
-}
-
-function pickerRange(v) {
-  const bids = v.legal_bids || [];
-  const total = (v.dice_counts || []).reduce((a, b) => a + b, 0);
-  let low = Math.min(...bids.map(([q]) => q));
-  const standing = parseBid(v.standing_bid);
-  if (standing) low = Math.min(low, standing.quantity);
-  const high = Math.max(total, ...bids.map(([q]) => q));
-  return { low: Math.max(1, low), high };
-}
-
-function renderPicker() {
-  const v = S.view;
-  const picker = $("bid-picker");
-  const key = `${S.game}|${v.turn}|${lang()}|${(v.legal || []).join(",")}`;
-  if (key !== S.pickerKey) {
-    S.pickerKey = key;
-    S.selected = null;
-    $("bid-explain").textContent = "";
-    const legal = new Set((v.legal_bids || []).map(([q, f]) => `${q}x${f}`));
-    const faces = v.faces || 6;
-    const { low, high } = pickerRange(v);
-    const head = el("tr");
-    for (let f = 1; f <= faces; f++) {
-      head.append(el("th", { scope: "col", title: faceName(f, true) }, dieEl(f, { label: faceName(f, true) })));
-    }
-    const body = el("tbody");
-    for (let q = low; q <= high; q++) {
-      const row = el("tr", { dataset: { quantity: q } });
-      for (let f = 1; f <= faces; f++) {
-        const bid = `${q}x${f}`;
-        const ok = legal.has(bid);
-        const words = `${q} × ${faceName(f, q !== 1)}`;
-        const button = el(
-          "button",
-          {
-            type: "button",
-            class: `bid-cell${ok ? "" : " illegal"}`,
-            dataset: { bid },
-            "aria-disabled": ok ? "false" : "true",
-            "aria-pressed": "false",
-            "aria-label": ok ? words : `${words} (${t("game.not_allowed")})`,
-          },
-          String(q),
-          dieEl(f, { size: "mini", decorative: true }),
-        );
-        button.addEventListener("click", () => pickBid(bid, ok));
-        row.append(el("td", {}, button));
-      }
-      body.append(row);
-    }
-    picker.replaceChildren(el("table", {}, el("thead", {}, head), body));
-    picker.scrollTop = 0;
-  }
-  for (const cell of picker.querySelectorAll(".bid-cell")) {
-    cell.setAttribute("aria-pressed", String(cell.dataset.bid === S.selected));
-  }
-  renderConfirm();
-}
-
-function pickBid(bid, ok) {
-  if (!ok) {
-    explain(bid);
-    return;
-  }
-  if (S.selected === bid) {
-    act(bid);
-    return;
-  }
-  S.selected = bid;
-  $("bid-explain").textContent = "";
-  renderPicker();
-}
-
-function renderConfirm() {
-  const box = $("bid-confirm");
-  const v = S.view;
-  if (!S.selected) {
-    box.hidden = true;
-    box.replaceChildren();
-    return;
-  }
-  box.hidden = false;
-  const send = el(
-    "button",
-    { type: "button", id: "bid-send", class: "primary big", dataset: { action: S.selected } },
-    tNodes("act.bid", { bid: bidNode(S.selected) }),
-  );
-  send.addEventListener("click", () => act(S.selected));
-  send.disabled = S.pending;
-  const buttons = [send];
-  const reveals = (v.legal_reveals || (v.legal || []).filter((a) => / reveal /.test(a))).filter(
-    (a) => a.startsWith(`${S.selected} reveal `),
-  );
-  for (const action of reveals) {
-    const b = parseBid(action);
-    const button = el(
-      "button",
-      { type: "button", class: "reveal-bid", dataset: { action } },
-      t("act.reveal_bid", { dice: b.reveal.join(", ") }),
-    );
-    button.addEventListener("click", () => act(action));
-    button.disabled = S.pending;
-    buttons.push(button);
-  }
-  box.replaceChildren(...buttons);
 }
 
 function renderGameOver() {
@@ -840,9 +785,7 @@ function renderGameOver() {
   box.dataset.winner = winner;
   $("winner-name").textContent = winner ? t("over.wins", { name: winner }) : "";
   $("replay-link").href = `/games/${S.game}`;
-  const canRematch = S.host && status() === "over";
-  $("rematch-button").hidden = !canRematch;
-  $("rematch-wait").hidden = canRematch || status() !== "over";
+  renderRematch(S.table, S.seat, S.host, status() === "over");
 }
 
 function renderGame() {
@@ -972,7 +915,8 @@ function renderReveal() {
       if (bid && !counted) die.classList.add("dim");
       dice.append(die);
     });
-    const row = el("li", { dataset: { player: p } }, el("span", { class: "rname" }, nameOf(p)), dice);
+    const rname = el("span", { class: "rname" }, avatar(nameOf(p), S.view?.seats?.[p] ?? p, 22), nameOf(p));
+    const row = el("li", { dataset: { player: p } }, rname, dice);
     // The cups lift one after another.
     row.style.animationDelay = `${Math.min(hands.children.length * 110, 440)}ms`;
     hands.append(row);
@@ -1111,6 +1055,11 @@ function bindControls() {
   $("add-bot-button").addEventListener("click", () => hostCall("POST", "/bots", { level: $("bot-level").value }));
   $("start-button").addEventListener("click", () => hostCall("POST", "/start"));
   $("rematch-button").addEventListener("click", () => hostCall("POST", "/rematch"));
+  $("ready-button").addEventListener("click", () =>
+    hostCall("POST", "/ready", { ready: $("ready-button").dataset.ready !== "true" }),
+  );
+  $("leave-button").addEventListener("click", leaveTable);
+  $("leave-table").addEventListener("click", leaveTable);
   $("take-back").addEventListener("click", () => {
     if (!socket || !socket.send({ type: "take_back" })) toast(t("conn.not_sent"), "error");
   });
@@ -1127,6 +1076,7 @@ function bindControls() {
     renderReveal();
   });
   $("reveal-skip").addEventListener("click", skipReveal);
+  initBidEntry({ act, explain, pending: () => S.pending, view: () => S.view, pointed: learnerBid });
   $("reveal").addEventListener("click", (e) => {
     if (e.target === $("reveal")) $("reveal-dismiss").click();
   });
@@ -1145,7 +1095,6 @@ function bindControls() {
   document.addEventListener("pointerdown", () => cueEnabled() && primeAudio(), { passive: true });
   onLangChange(() => {
     document.title = pageTitle();
-    S.pickerKey = "";
     onSocketStatus(socket ? socket.status : "idle");
     rebuildFeed();
     render();

@@ -5,10 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from dudo.engine.rules import DEFAULT_PRESET
-from dudo.server.deps import HallDep, HostTableDep, LimitsDep, TableDep, spending
+from dudo.server.deps import (
+    AuthorizationHeader,
+    HallDep,
+    HostTableDep,
+    LimitsDep,
+    TableDep,
+    bearer,
+    spending,
+)
 from dudo.server.tables import Settings
 
 router = APIRouter()
@@ -28,6 +36,7 @@ class CreateTable(BaseModel):
     grace_seconds: int | None = Field(default=30, ge=0, le=3600)
     bot_seconds: float = Field(default=1.0, ge=0.0, le=10.0, allow_inf_nan=False)
     reveal_seconds: int = Field(default=3, ge=0, le=30)
+    hints: bool = Field(default=False, strict=True)
 
 
 class JoinTable(BaseModel):
@@ -40,6 +49,11 @@ class AddBot(BaseModel):
     level: str = Field(default="easy", max_length=40)
 
 
+class Ready(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"ready": True}]})
+    ready: StrictBool = True
+
+
 @router.post(
     "/api/tables", status_code=201, dependencies=[Depends(spending(lambda guard: guard.tables))]
 )
@@ -47,7 +61,12 @@ async def create_table(body: CreateTable, hall: HallDep, limits: LimitsDep) -> d
     # Bots faster than the server's least delay would only burn its CPU: they wait that long.
     bot_seconds = max(body.bot_seconds, limits.min_bot_seconds)
     settings = Settings(
-        body.seats, body.turn_seconds, body.grace_seconds, bot_seconds, body.reveal_seconds
+        body.seats,
+        body.turn_seconds,
+        body.grace_seconds,
+        bot_seconds,
+        body.reveal_seconds,
+        body.hints,
     )
     table, token = await hall.create(body.name, body.preset, body.options, settings, body.bots)
     return {"code": table.code, "seat": 0, "token": token, "url": f"/t/{table.code}"}
@@ -85,4 +104,22 @@ async def start(table: HostTableDep) -> dict[str, Any]:
 @router.post("/api/tables/{code}/rematch")
 async def rematch(table: HostTableDep) -> dict[str, Any]:
     await table.rematch()
+    return table.to_json()
+
+
+@router.post("/api/tables/{code}/ready")
+async def ready(
+    table: TableDep, authorization: AuthorizationHeader = None, body: Ready | None = None
+) -> dict[str, Any]:
+    """A person says they are ready for the rematch (``{"ready": false}``: no longer)."""
+    seat = table.require_seat(bearer(authorization))
+    await table.set_ready(seat, True if body is None else body.ready)
+    return table.to_json()
+
+
+@router.post("/api/tables/{code}/leave")
+async def leave(table: TableDep, authorization: AuthorizationHeader = None) -> dict[str, Any]:
+    """A person gives up their seat, in the lobby or after a game."""
+    seat = table.require_seat(bearer(authorization))
+    await table.leave(seat)
     return table.to_json()
