@@ -43,7 +43,7 @@ def serious_problems(page: Page) -> list[str]:
 #: contrast is checked again with each gradient laid flat at one end, then at the other.
 GRADIENTS = [
     ("body", "--felt-light", "--felt-dark"),
-    (".overlay-card", "--overlay-from", "--overlay-to"),
+    ("#reveal .overlay-card", "--overlay-from", "--overlay-to"),
     ('#status[data-my-turn="true"]', "--my-turn-from", "--my-turn-to"),
     ("button.primary, .button.primary", "--primary-top", "--gold-dark"),
     ("button.danger", "--danger-top", "--red-dark"),

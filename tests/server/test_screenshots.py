@@ -1,6 +1,6 @@
 """Every page as a person sees it, for review: the first page, a table's lobby (the host's
-view), a game on your turn, the reveal, a finished game, the games list, a replay and the dice
-cup, and a table that could not be resumed, at phone (390x844) and desktop (1366x900) size, in
+view), a game on your turn (with a learner's hints) and its sheet of every bid, the reveal, a
+finished game, the games list, a replay and the dice cup, and a table that could not be resumed, at phone (390x844) and desktop (1366x900) size, in
 English, Spanish and Italian, in the dark theme and the light one (``prefers-color-scheme``).
 Each is saved as ``<page>-<phone|desktop>-<lang>[-light].png`` in the screenshot folder; the
 test checks that each page rendered in its language (its heading is shown, in the words of that
@@ -68,9 +68,9 @@ def move(players: tuple[Player, Player], call: bool) -> None:
         player.wait_turn(turn + 1)
 
 
-def two_people(server: LiveServer) -> tuple[Json, Player, Player]:
+def two_people(server: LiveServer, **body: object) -> tuple[Json, Player, Player]:
     """A started table of Ana and Bo, both people (so nothing moves unless they do)."""
-    created = new_table(server, seats=2, bots=[], grace_seconds=3600)
+    created = new_table(server, seats=2, bots=[], grace_seconds=3600, **body)
     joined = join(server, created["code"], "Bo")
     ana = Player(server, created["code"], created["token"], name="Ana")
     bo = Player(server, created["code"], joined["token"], name="Bo")
@@ -88,8 +88,9 @@ def tables(shared_server: LiveServer) -> Iterator[Tables]:
     )
     join(server, lobby["code"], "Bo")
 
-    # Ana's turn, with a bid standing (whoever opened, the other raised).
-    turn, ana, bo = two_people(server)
+    # Ana's turn, with a bid standing (whoever opened, the other raised), and the learner's
+    # hints shown.
+    turn, ana, bo = two_people(server, hints=True)
     while not (ana.view is not None and ana.view["legal"] and ana.view["standing_bid"]):
         move((ana, bo), call=False)
     connected = [ana, bo]  # both stay at the table, so no stand-in bot moves for them
@@ -101,7 +102,12 @@ def tables(shared_server: LiveServer) -> Iterator[Tables]:
     connected += [ana, bo]
 
     over = new_table(
-        server, seats=3, bots=["easy", "medium"], preset="perudo", options={"dice_per_player": 2}
+        server,
+        seats=3,
+        bots=["easy", "medium"],
+        preset="perudo",
+        options={"dice_per_player": 2},
+        hints=True,
     )
     host_post(server, over["code"], "start", over["token"])
     ana = Player(server, over["code"], over["token"], name="Ana")
@@ -179,8 +185,12 @@ def test_every_page_at_each_size_language_and_theme(
 
     page.goto(f"{url}/t/{tables.turn['code']}")
     expect(page.locator("#status")).to_have_attribute("data-my-turn", "true")
-    expect(page.locator("#bid-picker .bid-cell").first).to_be_visible()
+    expect(page.locator("#bid-send")).to_be_visible()
     shoot(page, "turn", size, lang, scheme, heading("#actions-heading", lang, "game.your_move"))
+    page.click("#bid-grid-toggle")  # every bid, in a sheet over the table
+    expect(page.locator("#bid-picker .bid-cell").first).to_be_visible()
+    sheet = heading("#bid-sheet-heading", lang, "bid.all_bids")
+    shoot(page, "bids", size, lang, scheme, sheet, whole=False)
 
     page.goto(f"{url}/t/{tables.reveal['code']}")
     expect(page.locator("#reveal")).to_have_attribute("data-stage", "done")
