@@ -123,6 +123,16 @@ def test_two_people_finish_say_they_are_in_and_the_host_starts_the_rematch(
         expect(row).to_have_attribute("data-wins", str(seat["wins"]))
         expect(row).to_have_attribute("data-played", "1")
     assert sum(s["wins"] for s in table["seats"]) == 1
+    # Two of three are out: neither of them is shown an empty "Your dice" card, and the feed
+    # says that no die is left in words ("no le queda ninguno", "non gliene resta nessuno").
+    wins = {seat["name"]: seat["wins"] for seat in table["seats"]}
+    for page, said, name in ((ana, es, "Ana"), (bo, it, "Bo")):
+        card = expect(page.locator("#my-dice-card"))
+        if wins[name] == 1:
+            card.to_be_visible()
+        else:
+            card.to_be_hidden()
+        expect(page.locator("#col-feed")).to_contain_text(said["ev.left_none"])
     ana.screenshot(path=str(shots / "people-over-phone-es.png"), full_page=True)
 
     ana.click("#ready-button")

@@ -89,7 +89,7 @@ export function narrateEvent(e, nameOf) {
       return tNodes("ev.revealed_plain", {});
     }
     case "DiceLost":
-      return tNodes("ev.dice_lost", { name: n(e.player), count: e.count, remaining: e.remaining });
+      return tNodes("ev.dice_lost", { name: n(e.player), count: e.count, left: diceLeft(e.remaining) });
     case "DieWon":
       return tNodes("ev.die_won", { name: n(e.player), remaining: e.remaining });
     case "RoundCancelled":
@@ -107,4 +107,9 @@ export function narrateEvent(e, nameOf) {
  * marks them (`counted`, from the engine's counting), so the page knows no counting rule. */
 export function countsForReveal(e, p, index) {
   return !!(e.counted && e.counted[p] && e.counted[p][index]);
+}
+
+/** "3 left", "1 left", "none left": the number decides the words, not only the digit. */
+function diceLeft(remaining) {
+  return remaining === 0 ? t("ev.left_none") : t("ev.left", { count: remaining });
 }

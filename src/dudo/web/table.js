@@ -700,13 +700,14 @@ function renderMyDice() {
   const v = S.view;
   const card = $("my-dice-card");
   const note = $("my-dice-note");
-  if (v.viewer == null) {
+  const count = v.viewer == null ? 0 : (v.dice_counts[v.viewer] ?? 0);
+  // A spectator has no dice, nor has a player who is out once the game is over.
+  if (v.viewer == null || (count === 0 && v.phase === "over")) {
     card.hidden = true;
     return;
   }
   card.hidden = false;
   const box = $("my-dice");
-  const count = v.dice_counts[v.viewer] ?? 0;
   const aside = v.set_aside?.[v.viewer] || [];
   note.hidden = true;
   if (count === 0 && v.phase !== "over") {
