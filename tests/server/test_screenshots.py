@@ -1,6 +1,7 @@
 """Every page as a person sees it, for review: the first page, a table's lobby (the host's
 view), a game on your turn (with a learner's hints) and its sheet of every bid, the reveal, a
-finished game, the games list, a replay and the dice cup, and a table that could not be resumed, at phone (390x844) and desktop (1366x900) size, in
+finished game, the games list, a replay and the dice cup, a table that could not be resumed and
+a table whose server went away, at phone (390x844) and desktop (1366x900) size, in
 English, Spanish and Italian, in the dark theme and the light one (``prefers-color-scheme``).
 Each is saved as ``<page>-<phone|desktop>-<lang>[-light].png`` in the screenshot folder; the
 test checks that each page rendered in its language (its heading is shown, in the words of that
@@ -33,6 +34,7 @@ from .conftest import (
     words,
 )
 from .test_browser import screenshot_dir
+from .test_layout import OVERFLOWING
 
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists(),
@@ -149,7 +151,9 @@ def shoot(
     page, or (not ``whole``) the window alone, as a dialog over the page covers only that."""
     expect(page.locator(heading).first).to_be_visible()
     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert width[0] <= width[1], f"{name} at {size} in {lang} ({scheme}) is {width[0]} px wide"
+    assert width[0] <= width[1], (
+        f"{name} at {size} in {lang} ({scheme}) is {width[0]} px wide: {page.evaluate(OVERFLOWING)}"
+    )
     suffix = "-light" if scheme == "light" else ""
     page.screenshot(
         path=str(screenshot_dir() / f"{name}-{size}-{lang}{suffix}.png"), full_page=whole
@@ -217,6 +221,7 @@ def test_every_page_at_each_size_language_and_theme(
     )
 
     page.goto(url + "/cup")
+    expect(page.locator("#cup-main")).to_have_attribute("data-count", "5")  # the page is ready
     page.click("#cup-roll")
     expect(page.locator("#cup-dice .die:not(.face-down)")).to_have_count(5)
     shoot(page, "cup", size, lang, scheme, heading("h1", lang, "cup.heading"))
@@ -247,3 +252,26 @@ def test_a_table_that_could_not_be_resumed(browser: Browser, live_server: Server
                 shoot(page, "broken", size, lang, scheme, banner)
                 page.context.close()
                 assert not errors, "\n".join(errors)
+
+
+def test_a_lost_connection_on_a_phone(browser: Browser, live_server: ServerFactory) -> None:
+    """With the server gone, the table says it is reconnecting, and on a phone that notice takes
+    a line under the top bar instead of pushing the bar past the screen's edge."""
+    server = live_server()
+    created = new_table(server, seats=2, bots=["easy"])
+    pages = []
+    errors: list[str] = []
+    for lang in LANGS:
+        for scheme in SCHEMES:
+            page = context_page(browser, "phone", lang, scheme, [created], errors)
+            page.goto(f"{server.url}/t/{created['code']}")
+            expect(page.locator("main#table-main")).to_have_attribute("data-status", "lobby")
+            pages.append((page, lang, scheme))
+    server.kill()
+    for page, lang, scheme in pages:
+        notice = page.locator("#conn-status")
+        expect(notice).to_have_attribute("data-status", "offline", timeout=10_000)
+        expect(notice).to_have_text(words(lang)["conn.offline"])
+        shoot(page, "connection-lost", "phone", lang, scheme, "#conn-status", whole=False)
+        page.context.close()
+    assert not errors, "\n".join(errors)
