@@ -1,7 +1,8 @@
 """Accessibility in a real browser (Debian's Chromium driven by Playwright): axe-core, the
 accessibility engine, finds no serious or critical problem on any page (the lobby, a game in
 play with the reveal open, a finished game, the cup, the games list, a replay) at phone and
-desktop size; and a whole game can be played with the keyboard alone."""
+desktop size, in the dark theme and the light one (``prefers-color-scheme``), colour contrast
+over the pages' gradients included; and a whole game can be played with the keyboard alone."""
 
 from __future__ import annotations
 
@@ -37,8 +38,47 @@ def serious_problems(page: Page) -> list[str]:
     ]
 
 
-def seated(browser: Browser, viewport: dict[str, int], tokens: dict[str, str]) -> Page:
-    context = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+#: Where the pages paint a gradient behind text, as (elements, colour at one end, at the other).
+#: axe-core cannot tell the contrast of text over a gradient (it leaves it undecided), so the
+#: contrast is checked again with each gradient laid flat at one end, then at the other.
+GRADIENTS = [
+    ("body", "--felt-light", "--felt-dark"),
+    ("#reveal .overlay-card", "--overlay-from", "--overlay-to"),
+    ('#status[data-my-turn="true"]', "--my-turn-from", "--my-turn-to"),
+    ("button.primary, .button.primary", "--primary-top", "--gold-dark"),
+    ("button.danger", "--danger-top", "--red-dark"),
+]
+FLATTEN = """([gradients, end]) => {
+  for (const [selector, first, last] of gradients) {
+    for (const e of document.querySelectorAll(selector)) {
+      e.style.background = end === null ? "" : getComputedStyle(e).getPropertyValue(end ? last : first);
+    }
+  }
+}"""
+
+
+def contrast_over_gradients(page: Page) -> list[str]:
+    """axe-core's colour-contrast findings with every gradient flat at either end."""
+    found = []
+    for end in (False, True):
+        page.evaluate(FLATTEN, [GRADIENTS, end])
+        response: dict[str, Any] = AXE.run(page, options={"runOnly": ["color-contrast"]}).response
+        found += [
+            f"{n['target']}: {n['failureSummary']}"
+            for v in response["violations"]
+            for n in v["nodes"][:5]
+        ]
+    page.evaluate(FLATTEN, [GRADIENTS, None])
+    return found
+
+
+def seated(
+    browser: Browser, viewport: dict[str, int], tokens: dict[str, str], scheme: str = "dark"
+) -> Page:
+    context = browser.new_context(
+        viewport=viewport,  # type: ignore[arg-type]
+        color_scheme=scheme,  # type: ignore[arg-type]
+    )
     context.add_init_script(
         "".join(
             f"localStorage.setItem('dudo.seat.{code}', {json.dumps(token)});"
@@ -50,9 +90,10 @@ def seated(browser: Browser, viewport: dict[str, int], tokens: dict[str, str]) -
     return page
 
 
+@pytest.mark.parametrize("scheme", ["dark", "light"])
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_axe_finds_nothing_serious_on_any_page(
-    browser: Browser, shared_server: LiveServer, viewport: dict[str, int]
+    browser: Browser, shared_server: LiveServer, viewport: dict[str, int], scheme: str
 ) -> None:
     lobby = new_table(shared_server, seats=4, bots=["easy"])
     playing = new_table(shared_server, seats=2, bots=["easy"], bot_seconds=0.5)
@@ -64,7 +105,10 @@ def test_axe_finds_nothing_serious_on_any_page(
     ana.close()
     game_id = get_table(shared_server, done["code"])["game"]
     tokens = {t["code"]: t["token"] for t in (lobby, playing, done)}
-    page = seated(browser, viewport, tokens)
+    page = seated(browser, viewport, tokens, scheme)
+    assert page.evaluate("matchMedia('(prefers-color-scheme: light)').matches") == (
+        scheme == "light"
+    )
     found: dict[str, list[str]] = {}
     for path in (
         "/",
@@ -77,7 +121,7 @@ def test_axe_finds_nothing_serious_on_any_page(
     ):
         page.goto(shared_server.url + path)
         page.wait_for_load_state("networkidle")
-        found[path] = serious_problems(page)
+        found[path] = serious_problems(page) + contrast_over_gradients(page)
     # In the game: play until a reveal is shown over the table, and check it too.
     page.goto(f"{shared_server.url}/t/{playing['code']}")
     reveal = page.locator("#reveal")
@@ -92,7 +136,7 @@ def test_axe_finds_nothing_serious_on_any_page(
                 page.click("#bid-send")
         page.wait_for_timeout(200)
     page.wait_for_timeout(800)  # the reveal fades in
-    found["the reveal"] = serious_problems(page)
+    found["the reveal"] = serious_problems(page) + contrast_over_gradients(page)
     page.context.close()
     assert not any(found.values()), json.dumps(found, indent=1)
 

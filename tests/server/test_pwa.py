@@ -81,6 +81,9 @@ def test_every_page_links_the_manifest_and_the_icons(client: httpx.Client) -> No
         assert '<link rel="manifest" href="/manifest.webmanifest">' in head, url
         assert '<link rel="apple-touch-icon" href="/static/apple-touch-icon.png">' in head, url
         assert '<meta name="theme-color" content="#0b3d24">' in head, url
+        # The light theme's bar colour comes first: the first theme-color whose media matches.
+        light = '<meta name="theme-color" content="#f5f2e6" media="(prefers-color-scheme: light)">'
+        assert head.index(light) < head.index('<meta name="theme-color" content="#0b3d24">'), url
 
 
 def test_the_service_worker_is_served_from_the_root_with_its_version(
