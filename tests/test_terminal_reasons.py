@@ -1,7 +1,8 @@
 """``dudo play`` words the engine's reasons for refusing a move in every language: each
 :class:`ReasonCode` has texts in English, Spanish and Italian, and an illegal move typed at a
 table with fixed dice gets its reason in the game's language (the engine's own sentence in
-English)."""
+English). Text that is no bid or call gets the notation's reason the same way, from its
+:class:`NotationCode`."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from rich.console import Console
 
 from dudo.bots import make_bot
 from dudo.engine import Bid, Game, preset
-from dudo.engine.errors import ReasonCode
+from dudo.engine.errors import NotationCode, NotationError, ReasonCode
+from dudo.notation import parse_action
 from dudo.terminal.play import play_game
 from dudo.terminal.texts import LANGS, TEXTS
 
@@ -154,4 +156,79 @@ def test_a_reason_that_names_no_bid_is_worded_alone(lang: str) -> None:
     game = facing(Bid(2, 3))
     out = play(game, ["3x3 r 3 3"], lang)
     assert REVEALS[lang] + "\n" in out, out
+    assert len(game.history) == 1
+
+
+# ------------------------------------------------------------------- unreadable input
+
+
+@pytest.mark.parametrize("code", list(NotationCode))
+def test_every_notation_code_is_worded_in_every_language(code: NotationCode) -> None:
+    key = f"unread_{code}"
+    for lang in LANGS:
+        assert TEXTS[lang].get(key), (lang, key)
+        assert fields(TEXTS[lang][key]) == fields(TEXTS["en"][key]), (lang, key)
+
+
+# What was typed, the code the notation gives it and its parameters (besides the text).
+UNREADABLE = [
+    ("", NotationCode.NOTHING, {}),
+    ("5/3", NotationCode.UNEXPECTED_CHARACTER, {"char": "/"}),
+    ("blah", NotationCode.NOT_A_MOVE, {}),
+    ("5x9", NotationCode.NO_SUCH_FACE, {"face": 9, "faces": 6}),
+    ("5x1234", NotationCode.FACE_TOO_LARGE, {"faces": 6}),
+    ("siete", NotationCode.QUANTITY_NO_FACE, {"quantity": 7}),
+    ("trenes", NotationCode.FACE_NO_QUANTITY, {"face": 3}),
+    ("0x3", NotationCode.QUANTITY_MIN, {}),
+    ("5000x3", NotationCode.QUANTITY_MAX, {"most": 999}),
+    ("blah trenes", NotationCode.NOT_A_QUANTITY, {"word": "blah"}),
+    ("5 blah", NotationCode.NOT_A_FACE, {"word": "blah", "faces": 6}),
+    ("muestra 3", NotationCode.NO_BID_BEFORE_REVEAL, {}),
+    ("5x", NotationCode.NO_FACE_AFTER_X, {}),
+    ("x3", NotationCode.NO_QUANTITY_BEFORE_X, {}),
+    ("5x3 reveal", NotationCode.NO_REVEALED_DICE, {}),
+    ("5x3 reveal tres", NotationCode.NOT_A_REVEALED_DIE, {"word": "tres"}),
+]
+
+
+@pytest.mark.parametrize(("typed", "code", "params"), UNREADABLE)
+def test_the_notation_gives_each_reading_mistake_a_code(
+    typed: str, code: NotationCode, params: dict[str, object]
+) -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_action(typed)
+    assert caught.value.code is code, str(caught.value)
+    assert dict(caught.value.params) == {"text": typed.strip(), **params}
+
+
+def test_every_notation_code_is_reached() -> None:
+    assert {code for _, code, _ in UNREADABLE} == set(NotationCode)
+
+
+TYPED = {
+    "es": [
+        "No entendido: '5x9': no hay cara 9 (las caras van del 1 al 6). Escribe ? para ayuda.",
+        "No entendido: 'siete' tiene cantidad pero no cara; prueba 7x3 (siete trenes). "
+        "Escribe ? para ayuda.",
+        "No entendido: 'quinas' tiene cara pero no cantidad; prueba 5x5 (cinco quinas). "
+        "Escribe ? para ayuda.",
+        "No entendido: '0x3': la cantidad debe ser al menos 1. Escribe ? para ayuda.",
+    ],
+    "it": [
+        "Non capito: '5x9': non esiste la faccia 9 (le facce vanno da 1 a 6). Scrivi ? per aiuto.",
+        "Non capito: 'siete' ha una quantità ma nessuna faccia; prova 7x3 (sette tre). Scrivi "
+        "? per aiuto.",
+        "Non capito: 'quinas' ha una faccia ma nessuna quantità; prova 5x5 (cinque cinque). "
+        "Scrivi ? per aiuto.",
+        "Non capito: '0x3': la quantità deve essere almeno 1. Scrivi ? per aiuto.",
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", sorted(TYPED))
+def test_unreadable_input_says_why_in_the_language(lang: str) -> None:
+    game = facing(Bid(2, 3))
+    out = play(game, ["5x9", "siete", "quinas", "0x3"], lang)
+    for line in TYPED[lang]:
+        assert line + "\n" in out, out
     assert len(game.history) == 1

@@ -37,8 +37,9 @@ Language
     words, call words, labels, help, hint, review and messages (:mod:`dudo.terminal.texts`).
     The default name "You" is shown as the language's "you" (Tú, Tu); the record keeps
     "You". Two things stay as typed on the command line: rule option names and values
-    (``rules``) and bot levels. The reason for an illegal move is the engine's own sentence
-    in English and its reason code worded in Spanish and Italian (:meth:`_Screen.reason`).
+    (``rules``) and bot levels. Why a move is illegal, or typed text no move, is the
+    engine's or the notation's own sentence in English and its code worded in Spanish and
+    Italian (:meth:`_Screen.reason`, :meth:`_Screen.unread`).
 
 End of the game
     When you are eliminated the bots play on with a one-line summary per round until the
@@ -91,7 +92,13 @@ from dudo.engine.actions import (
     RevealBid,
     SpotOn,
 )
-from dudo.engine.errors import DudoError, IllegalActionError, NotationError, Reason
+from dudo.engine.errors import (
+    DudoError,
+    IllegalActionError,
+    NotationCode,
+    NotationError,
+    Reason,
+)
 from dudo.engine.events import Eliminated, RoundStarted, VisibilityChosen
 from dudo.engine.game import Game
 from dudo.engine.rules import (
@@ -531,9 +538,22 @@ class _Screen(Narrator):
         return None
 
     def unread(self, typed: str, exc: NotationError) -> str:
-        """Why ``typed`` is no bid or call. The notation words its reasons in English only,
-        so another language gets the plain fact (the options and help follow it)."""
-        return str(exc) if self.lang == "en" else self.t("not_a_move", text=typed)
+        """Why ``typed`` is no bid or call: the notation's own sentence in English, its code
+        worded in another language, with an example in that language where it gives one."""
+        if self.lang == "en":
+            return str(exc)
+        if exc.code is None:  # not a reading mistake: say plainly that it is no move
+            return self.t("not_a_move", text=typed)
+        fields: dict[str, object] = dict(exc.params)
+        faces = self.rules.faces
+        quantity, face = fields.get("quantity"), fields.get("face")
+        if exc.code is NotationCode.QUANTITY_NO_FACE and isinstance(quantity, int):
+            fields["example"] = self.say(Bid(quantity, min(3, faces)))
+        elif exc.code is NotationCode.FACE_NO_QUANTITY and isinstance(face, int):
+            fields["example"] = self.say(Bid(5, face))
+        else:
+            fields["example"] = self.reveal_example()
+        return self.t(f"unread_{exc.code}", **fields)
 
     def illegal(self, action: Action, exc: IllegalActionError) -> str:
         """Why the engine refused ``action``: its own sentence in English, its reason code

@@ -270,6 +270,25 @@ TEXTS: dict[str, dict[str, str]] = {
         "reason_open_aces_one_die": "only a player holding one die may open on aces",
         "reason_not_your_turn": "it is {player}'s turn, not yours",
         "reason_not_legal_now": "that is not one of your moves now",
+        # Why typed text is no bid or call, one key per NotationCode (unread_<code>). The
+        # English screen prints the notation's own sentence; these keep the key set whole.
+        "unread_nothing": "there is nothing to read in '{text}'",
+        "unread_unexpected_character": "'{text}': unexpected character '{char}'",
+        "unread_not_a_move": "'{text}' is not a bid or call",
+        "unread_no_such_face": "'{text}': there is no face {face} (faces are 1-{faces})",
+        "unread_face_too_large": "'{text}': there is no face that large (faces are 1-{faces})",
+        "unread_quantity_no_face": "'{text}' has a quantity but no face; try {example}",
+        "unread_face_no_quantity": "'{text}' has a face but no quantity; try {example}",
+        "unread_quantity_min": "'{text}': the quantity must be at least 1",
+        "unread_quantity_max": "'{text}': the quantity is too large (at most {most})",
+        "unread_not_a_quantity": "'{word}' is not a quantity",
+        "unread_not_a_face": "'{word}' is not a face; faces are 1-{faces}",
+        "unread_no_bid_before_reveal": "'{text}': there is no bid before the revealed dice; "
+        "try {example}",
+        "unread_no_face_after_x": "'{text}': there is no face after the 'x'; try 5x3",
+        "unread_no_quantity_before_x": "'{text}': there is no quantity before the 'x'; try 5x3",
+        "unread_no_revealed_dice": "'{text}': name the revealed dice, e.g. {example}",
+        "unread_not_a_revealed_die": "'{word}' is not a revealed die; write them like 3,3",
         "out_of_turn_ask": "Call {name}'s {bid} out of turn? Enter: no, {next} plays on; "
         "'{word}': call now > ",
         "out_of_turn_ask_you": "Call your {bid} out of turn? Enter: no, {next} plays on; "
@@ -607,6 +626,26 @@ TEXTS: dict[str, dict[str, str]] = {
         "reason_open_aces_one_die": "solo quien tiene un único dado puede abrir con ases",
         "reason_not_your_turn": "es el turno de {player}, no el tuyo",
         "reason_not_legal_now": "ahora esa no es una de tus jugadas",
+        # Why typed text is no bid or call (see the English block).
+        "unread_nothing": "no hay nada que leer en '{text}'",
+        "unread_unexpected_character": "'{text}': carácter inesperado '{char}'",
+        "unread_not_a_move": "'{text}' no es una apuesta ni un dudo",
+        "unread_no_such_face": "'{text}': no hay cara {face} (las caras van del 1 al {faces})",
+        "unread_face_too_large": "'{text}': no hay una cara tan alta (las caras van del 1 al "
+        "{faces})",
+        "unread_quantity_no_face": "'{text}' tiene cantidad pero no cara; prueba {example}",
+        "unread_face_no_quantity": "'{text}' tiene cara pero no cantidad; prueba {example}",
+        "unread_quantity_min": "'{text}': la cantidad debe ser al menos 1",
+        "unread_quantity_max": "'{text}': la cantidad es demasiado grande (como máximo {most})",
+        "unread_not_a_quantity": "'{word}' no es una cantidad",
+        "unread_not_a_face": "'{word}' no es una cara; las caras van del 1 al {faces}",
+        "unread_no_bid_before_reveal": "'{text}': falta la apuesta antes de los dados que "
+        "muestras; prueba {example}",
+        "unread_no_face_after_x": "'{text}': falta la cara después de la 'x'; prueba 5x3",
+        "unread_no_quantity_before_x": "'{text}': falta la cantidad antes de la 'x'; prueba 5x3",
+        "unread_no_revealed_dice": "'{text}': di qué dados muestras, p. ej. {example}",
+        "unread_not_a_revealed_die": "'{word}' no es un dado que se pueda mostrar; escríbelos "
+        "así: 3,3",
         "out_of_turn_ask": "¿Dudar la {bid} de {name} fuera de turno? Intro: no, sigue {next}; "
         "'{word}': dudar ya > ",
         "out_of_turn_ask_you": "¿Dudar tu {bid} fuera de turno? Intro: no, sigue {next}; "
@@ -944,6 +983,26 @@ TEXTS: dict[str, dict[str, str]] = {
         "reason_open_aces_one_die": "solo chi ha un solo dado può aprire sugli assi",
         "reason_not_your_turn": "tocca a {player}, non a te",
         "reason_not_legal_now": "ora questa non è una delle tue mosse",
+        # Why typed text is no bid or call (see the English block).
+        "unread_nothing": "non c'è niente da leggere in '{text}'",
+        "unread_unexpected_character": "'{text}': carattere inatteso '{char}'",
+        "unread_not_a_move": "'{text}' non è una puntata né un dubito",
+        "unread_no_such_face": "'{text}': non esiste la faccia {face} (le facce vanno da 1 a "
+        "{faces})",
+        "unread_face_too_large": "'{text}': non esiste una faccia così alta (le facce vanno da "
+        "1 a {faces})",
+        "unread_quantity_no_face": "'{text}' ha una quantità ma nessuna faccia; prova {example}",
+        "unread_face_no_quantity": "'{text}' ha una faccia ma nessuna quantità; prova {example}",
+        "unread_quantity_min": "'{text}': la quantità deve essere almeno 1",
+        "unread_quantity_max": "'{text}': la quantità è troppo grande (al massimo {most})",
+        "unread_not_a_quantity": "'{word}' non è una quantità",
+        "unread_not_a_face": "'{word}' non è una faccia; le facce vanno da 1 a {faces}",
+        "unread_no_bid_before_reveal": "'{text}': manca la puntata prima dei dadi che mostri; "
+        "prova {example}",
+        "unread_no_face_after_x": "'{text}': manca la faccia dopo la 'x'; prova 5x3",
+        "unread_no_quantity_before_x": "'{text}': manca la quantità prima della 'x'; prova 5x3",
+        "unread_no_revealed_dice": "'{text}': indica i dadi che mostri, ad es. {example}",
+        "unread_not_a_revealed_die": "'{word}' non è un dado da mostrare; scrivili così: 3,3",
         "out_of_turn_ask": "Dubitare della {bid} di {name} fuori turno? Invio: no, continua "
         "{next}; '{word}': dubita ora > ",
         "out_of_turn_ask_you": "Dubitare della tua {bid} fuori turno? Invio: no, continua "
