@@ -27,7 +27,15 @@ LONG_NAME = "Massimiliana Wolkenstein"  # the longest a name may be (24)
 def box(page: Page, selector: str) -> dict[str, float]:
     found = page.locator(selector).first.bounding_box()
     assert found is not None, selector
-    return {**found, "right": found["x"] + found["width"], "bottom": found["y"] + found["height"]}
+    x, y, width, height = found["x"], found["y"], found["width"], found["height"]
+    return {
+        "x": x,
+        "y": y,
+        "width": width,
+        "height": height,
+        "right": x + width,
+        "bottom": y + height,
+    }
 
 
 @pytest.fixture(scope="module")
