@@ -1009,10 +1009,11 @@ MISTAKES = {
         ["blah", "1x2", "", "abierto", "dudo el paso"],
         [
             "No entendido: 'blah' no es una apuesta ni un dudo. Escribe ? para ayuda.\n",
-            "No permitido: 1x2 (un tonto) no es una jugada legal ahora\n",
+            "No permitido: 1x2 (un tonto) no supera 7x2 (siete tontos): la cantidad no puede "
+            "bajar\n",
             "Escribe una apuesta o un dudo, o ? para ayuda.\n",
-            "No permitido: abierto no es una jugada legal ahora\n",
-            "No permitido: dudo el paso no es una jugada legal ahora\n",
+            "No permitido: ahora no hay que elegir entre ronda abierta o cerrada\n",
+            "No permitido: no hay ningún paso que dudar\n",
         ],
         r"Puedes: subidas más bajas: (\d+x\d+, ){4}\d+x\d+; o dudo, paso, calzo\. Escribe \? "
         r"para ayuda\.",
@@ -1023,10 +1024,11 @@ MISTAKES = {
         ["blah", "1x2", "", "aperto", "dubito il passo"],
         [
             "Non capito: 'blah' non è una puntata né un dubito. Scrivi ? per aiuto.\n",
-            "Non permesso: 1x2 (un due) non è una mossa legale ora\n",
+            "Non permesso: 1x2 (un due) non è un rilancio su 7x2 (sette due): la quantità non "
+            "può scendere\n",
             "Scrivi una puntata o un dubito, o ? per aiuto.\n",
-            "Non permesso: aperto non è una mossa legale ora\n",
-            "Non permesso: dubito il passo non è una mossa legale ora\n",
+            "Non permesso: ora non c'è da scegliere tra giro aperto e chiuso\n",
+            "Non permesso: non c'è nessun passo da dubitare\n",
         ],
         r"Puoi: rilanci più bassi: (\d+x\d+, ){4}\d+x\d+; oppure dubito, passo, calza\. Scrivi "
         r"\? per aiuto\.",

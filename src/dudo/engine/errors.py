@@ -25,8 +25,37 @@ class IllegalActionError(DudoError):
     """An action that is not legal now. The game state is left unchanged."""
 
 
+class NotationCode(StrEnum):
+    """Why typed text is no bid or call, as a stable code a front end words in its own
+    language. Each carries ``text`` (what was typed, cut short) and the parameters beside it."""
+
+    NOTHING = "nothing"
+    UNEXPECTED_CHARACTER = "unexpected_character"  # char
+    NOT_A_MOVE = "not_a_move"
+    NO_SUCH_FACE = "no_such_face"  # face, faces
+    FACE_TOO_LARGE = "face_too_large"  # faces
+    QUANTITY_NO_FACE = "quantity_no_face"  # quantity
+    FACE_NO_QUANTITY = "face_no_quantity"  # face
+    QUANTITY_MIN = "quantity_min"
+    QUANTITY_MAX = "quantity_max"  # most
+    NOT_A_QUANTITY = "not_a_quantity"  # word
+    NOT_A_FACE = "not_a_face"  # word, faces
+    NO_BID_BEFORE_REVEAL = "no_bid_before_reveal"
+    NO_FACE_AFTER_X = "no_face_after_x"
+    NO_QUANTITY_BEFORE_X = "no_quantity_before_x"
+    NO_REVEALED_DICE = "no_revealed_dice"
+    NOT_A_REVEALED_DIE = "not_a_revealed_die"  # word
+
+
 class NotationError(DudoError):
-    """Text that is not a bid or call in any supported notation."""
+    """Text that is not a bid or call in any supported notation. The message is English;
+    text a person typed also gets a :class:`NotationCode` and parameters (``code`` is None for
+    a caller's mistake, such as an unknown language)."""
+
+    def __init__(self, message: str, code: NotationCode | None = None, **params: int | str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params: Mapping[str, int | str] = MappingProxyType(params)
 
 
 class ChanceError(DudoError):

@@ -17,7 +17,7 @@ from dudo.engine.actions import (
     Bid,
     RevealBid,
 )
-from dudo.engine.errors import NotationError
+from dudo.engine.errors import NotationCode, NotationError
 from dudo.notation._format import long_bid
 from dudo.notation._words import (
     CALL_SYNONYMS,
@@ -65,7 +65,12 @@ def _tokens(text: str) -> list[str]:
     for m in _TOKEN.finditer(_fold(text)):
         kind = m.lastgroup
         if kind == "bad":
-            raise NotationError(f"'{_shown(text)}': unexpected character {m.group()!r}; {_TRY}")
+            raise NotationError(
+                f"'{_shown(text)}': unexpected character {m.group()!r}; {_TRY}",
+                NotationCode.UNEXPECTED_CHARACTER,
+                text=_shown(text),
+                char=m.group(),
+            )
         if kind == "times":
             tokens.append("x")
         elif kind != "skip":
@@ -160,12 +165,15 @@ class _Reader:
         self.shown = _shown(text)
         self.faces = faces
 
-    def fail(self, why: str) -> NotationError:
-        return NotationError(f"'{self.shown}': {why}")
+    def fail(self, why: str, code: NotationCode, **params: int | str) -> NotationError:
+        return NotationError(f"'{self.shown}': {why}", code, text=self.shown, **params)
 
     def no_face(self, face: int) -> NotationError:
-        which = face if face <= MAX_QUANTITY else "that large"
-        return self.fail(f"there is no face {which} (faces are 1-{self.faces})")
+        if face > MAX_QUANTITY:
+            why = f"there is no face that large (faces are 1-{self.faces})"
+            return self.fail(why, NotationCode.FACE_TOO_LARGE, faces=self.faces)
+        why = f"there is no face {face} (faces are 1-{self.faces})"
+        return self.fail(why, NotationCode.NO_SUCH_FACE, face=face, faces=self.faces)
 
     def check_face(self, face: int) -> int:
         if not 1 <= face <= self.faces:
@@ -174,21 +182,24 @@ class _Reader:
 
     def check_quantity(self, quantity: int) -> int:
         if quantity < 1:
-            raise self.fail("the quantity must be at least 1")
+            raise self.fail("the quantity must be at least 1", NotationCode.QUANTITY_MIN)
         if quantity > MAX_QUANTITY:
-            raise self.fail(f"the quantity is too large (at most {MAX_QUANTITY})")
+            why = f"the quantity is too large (at most {MAX_QUANTITY})"
+            raise self.fail(why, NotationCode.QUANTITY_MAX, most=MAX_QUANTITY)
         return quantity
 
     def bid(self, tokens: list[str]) -> Bid:
         if not tokens:
-            raise self.fail("there is no bid before the revealed dice; try '5x3 reveal 3,3'")
+            why = "there is no bid before the revealed dice; try '5x3 reveal 3,3'"
+            raise self.fail(why, NotationCode.NO_BID_BEFORE_REVEAL)
         # One "x" may stand between quantity and face ("5x3", "5 x 3", "five x threes").
         if len(tokens) >= 3 and tokens[-2] == "x":
             tokens = tokens[:-2] + tokens[-1:]
         if tokens[-1] == "x" and len(tokens) > 1:
-            raise self.fail("there is no face after 'x'; try '5x3'")
+            raise self.fail("there is no face after 'x'; try '5x3'", NotationCode.NO_FACE_AFTER_X)
         if tokens[0] == "x" and len(tokens) > 1:
-            raise self.fail("there is no quantity before 'x'; try '5x3'")
+            why = "there is no quantity before 'x'; try '5x3'"
+            raise self.fail(why, NotationCode.NO_QUANTITY_BEFORE_X)
         *quantity_tokens, face_token = tokens
         quantity = _quantity(quantity_tokens) if quantity_tokens else None
         face = _face(face_token)
@@ -202,34 +213,54 @@ class _Reader:
             face = min(3, self.faces)
             example = long_bid(Bid(self.check_quantity(whole), face), lang)
             raise NotationError(
-                f"'{self.shown}' has a quantity but no face; try '{whole}x{face}' or '{example}'"
+                f"'{self.shown}' has a quantity but no face; try '{whole}x{face}' or '{example}'",
+                NotationCode.QUANTITY_NO_FACE,
+                text=self.shown,
+                quantity=whole,
             )
         if not quantity_tokens and face is not None:
             example = long_bid(Bid(5, self.check_face(face)), _FACE_LANGS.get(face_token, "en"))
             raise NotationError(
-                f"'{self.shown}' has a face but no quantity; try '5x{face}' or '{example}'"
+                f"'{self.shown}' has a face but no quantity; try '5x{face}' or '{example}'",
+                NotationCode.FACE_NO_QUANTITY,
+                text=self.shown,
+                face=face,
             )
         if quantity is not None and face is not None:
             raise self.no_face(face)
         if quantity is None and face is None:
-            raise NotationError(f"'{self.shown}' is not a bid or call; {_TRY}")
+            raise NotationError(
+                f"'{self.shown}' is not a bid or call; {_TRY}",
+                NotationCode.NOT_A_MOVE,
+                text=self.shown,
+            )
         if quantity is None:
+            word = _shown(" ".join(quantity_tokens))
             raise self.fail(
-                f"'{_shown(' '.join(quantity_tokens))}' is not a quantity; "
-                "quantities are like 5, five, cinco, cinque"
+                f"'{word}' is not a quantity; quantities are like 5, five, cinco, cinque",
+                NotationCode.NOT_A_QUANTITY,
+                word=word,
             )
         raise self.fail(
             f"'{_shown(face_token)}' is not a face; faces are 1-{self.faces} or words like "
-            "threes, trains, trenes, tre"
+            "threes, trains, trenes, tre",
+            NotationCode.NOT_A_FACE,
+            word=_shown(face_token),
+            faces=self.faces,
         )
 
     def reveal(self, tokens: list[str]) -> tuple[int, ...]:
         if not tokens:
-            raise self.fail("name the revealed dice, e.g. '5x3 reveal 3,3'")
+            why = "name the revealed dice, e.g. '5x3 reveal 3,3'"
+            raise self.fail(why, NotationCode.NO_REVEALED_DICE)
         values: list[int] = []
         for token in tokens:
             if not _is_digits(token):
-                raise self.fail(f"'{_shown(token)}' is not a revealed die; write them like '3,3'")
+                raise self.fail(
+                    f"'{_shown(token)}' is not a revealed die; write them like '3,3'",
+                    NotationCode.NOT_A_REVEALED_DIE,
+                    word=_shown(token),
+                )
             values.append(self.check_face(_digits_value(token)))
         return tuple(values)
 
@@ -246,7 +277,11 @@ def parse_action(text: str, faces: int = 6) -> Action:
         raise NotationError(f"faces={faces} is outside 2..{MAX_FACES}")
     tokens = _tokens(text)
     if not tokens:
-        raise NotationError(f"there is nothing to read in '{_shown(text)}'; {_TRY}")
+        raise NotationError(
+            f"there is nothing to read in '{_shown(text)}'; {_TRY}",
+            NotationCode.NOTHING,
+            text=_shown(text),
+        )
     call = _CALLS.get(tuple(tokens))
     if call is not None:
         return call

@@ -37,9 +37,9 @@ Language
     words, call words, labels, help, hint, review and messages (:mod:`dudo.terminal.texts`).
     The default name "You" is shown as the language's "you" (Tú, Tu); the record keeps
     "You". Two things stay as typed on the command line: rule option names and values
-    (``rules``) and bot levels. The engine words the reason for an illegal move in English;
-    in Spanish and Italian the screen says the move is not legal now and lists what is
-    (:meth:`_Screen.illegal`, where the engine's reason codes are to be worded).
+    (``rules``) and bot levels. Why a move is illegal, or typed text no move, is the
+    engine's or the notation's own sentence in English and its code worded in Spanish and
+    Italian (:meth:`_Screen.reason`, :meth:`_Screen.unread`).
 
 End of the game
     When you are eliminated the bots play on with a one-line summary per round until the
@@ -92,7 +92,13 @@ from dudo.engine.actions import (
     RevealBid,
     SpotOn,
 )
-from dudo.engine.errors import DudoError, IllegalActionError, NotationError
+from dudo.engine.errors import (
+    DudoError,
+    IllegalActionError,
+    NotationCode,
+    NotationError,
+    Reason,
+)
 from dudo.engine.events import Eliminated, RoundStarted, VisibilityChosen
 from dudo.engine.game import Game
 from dudo.engine.rules import (
@@ -109,7 +115,7 @@ from dudo.records import PlayerInfo, write_record
 from dudo.review import REVIEWER, Decision, review
 from dudo.terminal.narration import Narrator, hand_text, option_text, rules_label
 from dudo.terminal.review import show_hint, show_review
-from dudo.terminal.texts import PlayCommand, normalize, parse_play_command
+from dudo.terminal.texts import TEXTS, PlayCommand, normalize, parse_play_command
 from dudo.terminal.texts import dice as dice_words
 from dudo.terminal.texts import text as message
 
@@ -532,18 +538,73 @@ class _Screen(Narrator):
         return None
 
     def unread(self, typed: str, exc: NotationError) -> str:
-        """Why ``typed`` is no bid or call. The notation words its reasons in English only,
-        so another language gets the plain fact (the options and help follow it)."""
-        return str(exc) if self.lang == "en" else self.t("not_a_move", text=typed)
-
-    def illegal(self, action: Action, exc: IllegalActionError) -> str:
-        """Why the engine refused ``action``. Its reasons are English sentences; in another
-        language the screen says the move is not legal now and the legal options follow.
-        This is the one place to word the engine's reasons per language once it gives them
-        as codes with parameters."""
+        """Why ``typed`` is no bid or call: the notation's own sentence in English, its code
+        worded in another language, with an example in that language where it gives one."""
         if self.lang == "en":
             return str(exc)
-        return self.t("not_legal", action=self.say(action))
+        if exc.code is None:  # not a reading mistake: say plainly that it is no move
+            return self.t("not_a_move", text=typed)
+        fields: dict[str, object] = dict(exc.params)
+        faces = self.rules.faces
+        quantity, face = fields.get("quantity"), fields.get("face")
+        if exc.code is NotationCode.QUANTITY_NO_FACE and isinstance(quantity, int):
+            fields["example"] = self.say(Bid(quantity, min(3, faces)))
+        elif exc.code is NotationCode.FACE_NO_QUANTITY and isinstance(face, int):
+            fields["example"] = self.say(Bid(5, face))
+        else:
+            fields["example"] = self.reveal_example()
+        return self.t(f"unread_{exc.code}", **fields)
+
+    def illegal(self, action: Action, exc: IllegalActionError) -> str:
+        """Why the engine refused ``action``: its own sentence in English, its reason code
+        worded in another language (:meth:`reason`)."""
+        if self.lang == "en":
+            return str(exc)
+        found = exc.args[0] if exc.args else None
+        if not isinstance(found, Reason):  # raised without a code: ask the engine again
+            found = self.game.problem(action)
+        if found is None:
+            return self.t("not_legal", action=self.say(action))
+        return self.reason(found)
+
+    def reason(self, reason: Reason) -> str:
+        """An engine :class:`Reason` in the game's language, from the ``reason_<code>`` texts.
+        Bids in its parameters are said with their words, a face by name, a player by name
+        (the ``_you`` form for you); a refused raise names both bids, as the engine does."""
+        params = reason.params
+        fields: dict[str, object] = {}
+        for name, value in params.items():
+            if name in ("bid", "new", "standing") and isinstance(value, str):
+                fields[name] = self.said_bid(value)
+            elif name == "face" and isinstance(value, int) and 1 <= value <= self.rules.faces:
+                fields[name] = face_name(value, self.lang)
+            elif name == "dice" and isinstance(value, str):
+                fields[name] = value.replace(",", ", ")
+            elif name == "player" and isinstance(value, int):
+                fields[name] = self.name(value)
+            else:
+                fields[name] = value
+        key = f"reason_{reason.code}"
+        count = params.get("count")
+        if isinstance(count, int):
+            key += "_one" if count == 1 else "_many"
+        elif params.get("player") == self.you and self.you is not None:
+            key += "_you"
+        body = self.t(key, **fields)
+        if "new" in fields and "standing" in fields:
+            return self.t(
+                "reason_raise", new=fields["new"], standing=fields["standing"], reason=body
+            )
+        if "bid" in fields and "{bid}" not in TEXTS["en"][key]:
+            return self.t("reason_bid", bid=fields["bid"], reason=body)
+        return body
+
+    def said_bid(self, canonical: str) -> str:
+        """A bid the engine names in notation (``3x4``), said in the game's language."""
+        try:
+            return self.say(parse_action(canonical, self.rules.faces))
+        except NotationError:  # e.g. a face the dice do not have: the notation as it is
+            return canonical
 
     def reveal_example(self) -> str:
         """A raise with reveal-and-reroll as typed in the game's language: 5x3 muestra 3,3."""

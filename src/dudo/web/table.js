@@ -476,10 +476,13 @@ function seatItem(seat) {
     }),
     el("span", { class: "seat-name" }, seat.name || "?"),
   );
-  if (seat.host) item.append(el("span", { class: "badge gold" }, t("lobby.host")));
-  if (me) item.append(el("span", { class: "badge blue" }, t("lobby.you")));
-  if (seat.kind === "bot") item.append(el("span", { class: "badge" }, botLevelLabel(seat.level)));
-  if (seat.autoplay) item.append(el("span", { class: "badge red" }, t("lobby.autoplay")));
+  // The badges stay together: on a narrow row they take the next line as one group.
+  const badges = el("span", { class: "seat-badges" });
+  if (seat.host) badges.append(el("span", { class: "badge gold" }, t("lobby.host")));
+  if (me) badges.append(el("span", { class: "badge blue" }, t("lobby.you")));
+  if (seat.kind === "bot") badges.append(el("span", { class: "badge" }, botLevelLabel(seat.level)));
+  if (seat.autoplay) badges.append(el("span", { class: "badge red" }, t("lobby.autoplay")));
+  if (badges.childElementCount) item.append(badges);
   const playing = status() === "playing";
   const inThisGame = seat.player != null;
   const removable =
