@@ -147,8 +147,11 @@ class Lobby:
         return dumps({"type": "lobby_full", "version": self.version, "tables": self.listing()})
 
     def watch(self, watcher: Watcher) -> None:
+        """A new watcher gets the whole list (after any gathered change has gone out to the
+        others), then every diff."""
+        text = self.snapshot()
         self.watchers.add(watcher)
-        watcher.send(self.snapshot())
+        watcher.send(text)
 
     def unwatch(self, watcher: Watcher) -> None:
         self.watchers.discard(watcher)
