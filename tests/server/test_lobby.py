@@ -15,6 +15,7 @@ from .conftest import (
     FRAME_SECONDS,
     Json,
     LiveServer,
+    Player,
     ServerFactory,
     api,
     bearer,
@@ -260,3 +261,24 @@ def test_public_tables_and_their_countdown_survive_a_restart(
     assert private["code"] not in listed
     assert listed[public["code"]]["fill_deadline"] is not None
     assert play_now(server, "Bo", preset="perudo")["code"] == public["code"]
+
+
+def test_a_change_no_card_shows_sends_no_frame(shared_server: LiveServer) -> None:
+    """Connections and spectators at a listed table change nothing a card shows: watchers get
+    no frame for them, so a busy table costs the lobby's watchers nothing."""
+    table = new_table(shared_server, public=True, seats=3)
+    watcher = LobbyWatcher(shared_server)
+    try:
+        assert table["code"] in watcher.cards
+        with (
+            Player(shared_server, table["code"], table["token"]),
+            Player(shared_server, table["code"]),
+        ):
+            marker = new_table(shared_server, public=True)["code"]
+            frame = watcher.recv()
+            while frame["type"] != "lobby":
+                frame = watcher.recv()
+            assert [c["code"] for c in frame["changed"]] == [marker], frame
+            assert frame["version"] == watcher.version + 1
+    finally:
+        watcher.close()

@@ -144,7 +144,8 @@ class Lobby:
         return sorted(cards, key=lambda c: (-c["taken"], order[c["code"]]))
 
     def snapshot(self) -> str:
-        return dumps({"type": "lobby_full", "version": self.version, "tables": self.listing()})
+        tables = self.listing()  # first: it sends the gathered changes, and counts a version
+        return dumps({"type": "lobby_full", "version": self.version, "tables": tables})
 
     def watch(self, watcher: Watcher) -> None:
         """A new watcher gets the whole list (after any gathered change has gone out to the

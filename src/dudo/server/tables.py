@@ -494,9 +494,7 @@ class Table:
             self._changed()
             self.arm_fill()
             self.broadcast_table()
-            if self.fill_at is not None and not self._has_open_seat():
-                # A table with a countdown starts as soon as it is full: nobody waits for bots.
-                self.hall.spawn(self._fill_over(0))
+            self._start_when_full()
             return seat, token
 
     async def add_bot(self, level: object) -> None:
@@ -513,9 +511,12 @@ class Table:
             seat.take(stored)
             self._changed()
             self.broadcast_table()
+            self._start_when_full()
 
-    def _has_open_seat(self) -> bool:
-        return any(s.kind is SeatKind.OPEN for s in self.seats)
+    def _start_when_full(self) -> None:
+        """A table with a countdown starts as soon as it is full: nobody waits for nothing."""
+        if self.fill_at is not None and not any(s.kind is SeatKind.OPEN for s in self.seats):
+            self.hall.spawn(self._fill_over(0))
 
     def _open_seat(self) -> Seat:
         seat = next((s for s in self.seats if s.kind is SeatKind.OPEN), None)

@@ -56,7 +56,8 @@ async def list_tables(
     """The open public tables (of one preset, with ``?preset=``), fullest first."""
     if preset is not None:
         check_preset(preset)
-    return {"version": lobby.version, "tables": lobby.listing(preset)}
+    tables = lobby.listing(preset)  # first: it sends the gathered changes, a new version
+    return {"version": lobby.version, "tables": tables}
 
 
 @router.post("/api/lobby/play", status_code=201)
