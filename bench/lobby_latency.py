@@ -3,7 +3,7 @@ watcher of the lobby (``/ws/lobby``) has heard of it.
 
 Run by hand (not a test):
 
-    python bench/lobby_latency.py [--tables 500] [--watchers 50] [--repeats 15]
+    python bench/lobby_latency.py [--tables 500] [--watchers 50] [--repeats 15] [--burst 100]
 
 It starts ``dudo serve`` on 127.0.0.1 with a fresh temporary SQLite data folder, creates
 ``--tables`` public 4-seat tables over HTTP (one person seated each, presets in turn), opens
@@ -13,6 +13,8 @@ It starts ``dudo serve`` on 127.0.0.1 with a fresh temporary SQLite data folder,
 received the ``lobby`` diff frame that shows that table's new seat count. It prints the median
 and the worst of the first and of the last watcher's latency, the join request's own time, the
 size of a full list and of a diff frame, and how long a new watcher waits for the full list.
+Then ``--burst`` joins at as many tables are sent at once (8 requests in flight), and it prints
+how long until every watcher has seen them all and in how many frames.
 
 The lobby gathers changes for ``dudo.server.lobby.DEBOUNCE_SECONDS`` before sending: that
 wait is part of every latency measured here, on purpose (it is what a person sees).
@@ -160,6 +162,7 @@ async def measure(args: argparse.Namespace, port: int) -> None:
             lasts.append(max(times) - start)
             requests.append(answered - start)
             diff_sizes.append(seen[0][1])
+        burst = await measure_burst(http, watchers, [c for c in codes if taken[c] < 3], args)
         for ws in watchers:
             await ws.close()
 
@@ -171,6 +174,42 @@ async def measure(args: argparse.Namespace, port: int) -> None:
     print(f"  first watcher saw the change: {ms(firsts)}")
     print(f"  last of {args.watchers} watchers saw it: {ms(lasts)}")
     print(f"  diff frame: {statistics.median(diff_sizes)} bytes")
+    print(
+        f"a burst of {args.burst} joins at once: every watcher had them all after "
+        f"{burst[0] * 1000:.0f} ms, in {burst[1]} frames each (median of the watchers)"
+    )
+
+
+async def measure_burst(
+    http: httpx.AsyncClient, watchers: list[ClientConnection], open_codes: list[str], args: Any
+) -> tuple[float, float]:
+    """``--burst`` joins at as many tables sent at once: how long until every watcher has
+    seen them all, and in how many frames (the gathering makes a burst a few frames)."""
+    await asyncio.sleep(0.3)
+    chosen = open_codes[: args.burst]
+
+    async def watch(ws: ClientConnection) -> tuple[float, int]:
+        left, frames = set(chosen), 0
+        while left:
+            frame = json.loads(await ws.recv())
+            if frame["type"] == "lobby":
+                frames += 1
+                left -= {card["code"] for card in frame["changed"]}
+        return time.perf_counter(), frames
+
+    waits = [asyncio.create_task(watch(ws)) for ws in watchers]
+    await asyncio.sleep(0)
+    start = time.perf_counter()
+    gate = asyncio.Semaphore(HTTP_CONCURRENCY)
+
+    async def join(code: str) -> None:
+        async with gate:
+            response = await http.post(f"/api/tables/{code}/join", json={"name": "Burst"})
+        response.raise_for_status()
+
+    await asyncio.gather(*(join(code) for code in chosen))
+    seen = await asyncio.gather(*waits)
+    return max(when for when, _ in seen) - start, statistics.median(n for _, n in seen)
 
 
 def main() -> None:
@@ -178,9 +217,12 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=500)
     parser.add_argument("--watchers", type=int, default=50)
     parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument("--burst", type=int, default=100)
     args = parser.parse_args()
     if not 1 <= args.tables <= 5000 or not 1 <= args.watchers <= 1000 or args.repeats < 1:
         parser.error("--tables 1..5000, --watchers 1..1000, --repeats 1 or more")
+    if not 1 <= args.burst <= args.tables // 2:
+        parser.error("--burst: 1 to half of --tables")
     asyncio.run(run(args))
 
 

@@ -128,6 +128,7 @@ def test_play_now_in_two_browsers_seats_both_at_one_table(server: LiveServer, pa
     expect(names.nth(0)).to_contain_text("Ana")
     expect(names.nth(1)).to_contain_text("Bo")
     expect(bo.locator("#fill-clock")).to_contain_text("Empieza en")
+    bo.locator("#lobby").screenshot(path=str(screenshot_dir() / "lobby-table-desktop-es.png"))
 
 
 def test_the_countdown_runs_out_in_the_browser_and_the_game_starts(

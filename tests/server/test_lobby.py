@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
@@ -282,3 +283,13 @@ def test_a_change_no_card_shows_sends_no_frame(shared_server: LiveServer) -> Non
             assert frame["version"] == watcher.version + 1
     finally:
         watcher.close()
+
+
+def test_people_pressing_play_now_together_sit_together(live_server: ServerFactory) -> None:
+    server = live_server()
+    names = ["Ana", "Bo", "Cy"]
+    with ThreadPoolExecutor(len(names)) as pool:
+        seated = list(pool.map(lambda name: play_now(server, name, preset="cacho"), names))
+    assert len({s["code"] for s in seated}) == 1, seated
+    assert sorted(s["seat"] for s in seated) == [0, 1, 2]
+    assert [s["created"] for s in seated].count(True) == 1
