@@ -161,6 +161,5 @@ def test_screenshots_of_the_open_tables(server: LiveServer, pages: Pages, lang: 
         expect(page.locator("#lobby-list-heading")).to_have_text(words(lang)["hall.heading"])
         expect(page.locator("#play-now")).to_have_text(words(lang)["hall.play_now"])
         assert page.evaluate(OVERFLOWING) == [], f"{size} {lang} scrolls sideways"
-        page.locator("#lobby-section").screenshot(
-            path=str(screenshot_dir() / f"lobby-{size}-{lang}.png")
-        )
+        # The whole page: the open tables, and the create form's public and countdown fields.
+        page.screenshot(path=str(screenshot_dir() / f"lobby-{size}-{lang}.png"), full_page=True)
