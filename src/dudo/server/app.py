@@ -21,7 +21,8 @@ from dudo.server import play, security
 from dudo.server.deps import client_address
 from dudo.server.errors import ErrorCode, Refused, http_code, http_detail, validation_detail
 from dudo.server.limits import Guard, Limits, RateLimited
-from dudo.server.routes import cups, games, pages, tables, words
+from dudo.server.lobby import Lobby
+from dudo.server.routes import cups, games, lobby, pages, tables, words
 from dudo.server.routes.pages import WEB_DIR
 from dudo.server.storage import Store
 from dudo.server.tables import Hall
@@ -175,9 +176,11 @@ def create_app(
         hall.resume()
         hall.spawn(hall.sweep_forever())
         app.state.hall = hall
+        app.state.lobby = listing = Lobby(hall)
         try:
             yield
         finally:
+            listing.stop()
             await hall.close()
 
     # No Swagger page: it runs inline script and a CDN's scripts, which the policy forbids
@@ -225,6 +228,7 @@ def create_app(
     app.include_router(tables.router)
     app.include_router(games.router)
     app.include_router(cups.router)
+    app.include_router(lobby.router)  # before play's /ws/{code}, so /ws/lobby is the lobby's
     app.include_router(play.router)
     app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
     return app

@@ -46,6 +46,8 @@ tables_table = sa.Table(
     sa.Column("game_id", sa.Integer, nullable=True),
     sa.Column("updated", sa.Float, nullable=True),  # the last change: idle lobbies are closed
     sa.Column("host", sa.Integer, nullable=True),  # the host's seat; NULL: no person is left
+    # Listed in the lobby (True) or reached by its link only (False).
+    sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 seats_table = sa.Table(
@@ -206,6 +208,7 @@ class StoredTable:
     seats: list[StoredSeat]
     game: StoredGame | None
     host: int | None = 0
+    public: bool = False
 
 
 class Store:
@@ -244,6 +247,7 @@ class Store:
         options: dict[str, Any],
         settings: dict[str, Any],
         seats: list[StoredSeat],
+        public: bool = False,
     ) -> None:
         with self.engine.begin() as c:
             now = time.time()
@@ -258,6 +262,7 @@ class Store:
                     settings=json.dumps(settings),
                     game_id=None,
                     host=0,
+                    public=public,
                 )
             )
             for seat in seats:
@@ -588,6 +593,7 @@ def _stored_table(c: Connection, row: Any) -> StoredTable:
         seats,
         game,
         row.host,
+        bool(row.public),
     )
 
 

@@ -138,6 +138,10 @@ class Settings:
     reveal_seconds: int = 3
     #: Hints for learners (odds, the hard bot's move, the after-game review), fixed at creation.
     hints: bool = False
+    #: Seconds of the lobby's countdown (0: none): when it runs out before the first game with
+    #: a person seated, bots of ``fill_level`` take the open seats and the game starts.
+    fill_seconds: int = 0
+    fill_level: str = STAND_IN_LEVEL
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -354,6 +358,12 @@ class Table:
         self._timer: asyncio.TimerHandle | None = None
         self._bot_turn: asyncio.TimerHandle | None = None
         self._table_news: asyncio.TimerHandle | None = None
+        #: Listed in the lobby (a public table) or reached by its link only.
+        self.public = False
+        #: When (time.time()) the lobby's countdown fills the open seats with bots and starts
+        #: the game (None: no countdown runs).
+        self.fill_at: float | None = None
+        self._fill: asyncio.TimerHandle | None = None
 
     # ------------------------------------------------------------------ identities
 
@@ -438,6 +448,8 @@ class Table:
             ],
             "host": self.host,
             "spectators": self.spectators,
+            "public": self.public,
+            "fill_deadline": None if self.fill_at is None else int(self.fill_at * 1000),
         }
 
     def _refuse_if_broken(self) -> None:
@@ -480,7 +492,9 @@ class Table:
             if host != KEEP_HOST:
                 self.host = host
             self._changed()
+            self.arm_fill()
             self.broadcast_table()
+            self._start_when_full()
             return seat, token
 
     async def add_bot(self, level: object) -> None:
@@ -497,6 +511,12 @@ class Table:
             seat.take(stored)
             self._changed()
             self.broadcast_table()
+            self._start_when_full()
+
+    def _start_when_full(self) -> None:
+        """A table with a countdown starts as soon as it is full: nobody waits for nothing."""
+        if self.fill_at is not None and not any(s.kind is SeatKind.OPEN for s in self.seats):
+            self.hall.spawn(self._fill_over(0))
 
     def _open_seat(self) -> Seat:
         seat = next((s for s in self.seats if s.kind is SeatKind.OPEN), None)
@@ -649,7 +669,58 @@ class Table:
                 client.seat = None  # the connections of who left go on watching
                 self.spectators += 1
             self._changed()
+            self.arm_fill()
             self.broadcast_table()
+
+    # ------------------------------------------------------------------ the countdown
+
+    def arm_fill(self) -> None:
+        """Run the lobby's countdown while it applies (a table with one, before its first
+        game, with a person seated), and stop it when it no longer does."""
+        applies = (
+            self.settings.fill_seconds > 0
+            and self.status is TableStatus.LOBBY
+            and any(s.kind is SeatKind.HUMAN for s in self.seats)
+        )
+        if not applies:
+            if self._fill is not None:
+                self._fill.cancel()
+                self._fill = None
+            self.fill_at = None
+        elif self.fill_at is None:
+            self.fill_at = time.time() + self.settings.fill_seconds
+            self._fill = self._later(self.settings.fill_seconds, self._fill_over, 0)
+
+    async def _fill_over(self, attempt: int) -> None:
+        """The countdown ran out (or the table filled): bots take the open seats and the
+        game starts. A write the store did not take is tried again with backoff."""
+        async with self.lock:
+            if self.fill_at is None or self.status is not TableStatus.LOBBY:
+                return
+            if self._fill is not None:
+                self._fill.cancel()
+                self._fill = None
+            try:
+                for seat in self.seats:
+                    if seat.kind is SeatKind.OPEN:
+                        stored = seat.as_bot(
+                            self.settings.fill_level, bot_name(self.seats, seat.seat)
+                        )
+                        await self.hall.db.run(self.hall.store.save_seat, self.code, stored)
+                        seat.take(stored)
+                await self._start()
+            except (StoreUnavailable, TableError) as exc:
+                if isinstance(exc, TableError) and exc.status != 503:
+                    # The rules refuse this game (no store trouble): the host decides now.
+                    log.warning("table %s: the countdown could not start: %s", self.code, exc)
+                    self.fill_at = None
+                    self.broadcast_table()
+                    return
+                self._store_retrying()
+                self._fill = self._later(retry_delay(attempt), self._fill_over, attempt + 1)
+                self.broadcast_table()
+                return
+            self._store_ok()
 
     # ------------------------------------------------------------------ the host
 
@@ -758,6 +829,7 @@ class Table:
             s.autoplay = s.ready = False
         self._set_game(game)
         self.status = TableStatus.PLAYING
+        self.arm_fill()  # the countdown is over once a game starts
         for client in self.clients:
             client.since, client.game_id = -1, self.game_id
         self._changed()
@@ -1214,7 +1286,7 @@ class Table:
 
     def stop(self) -> None:
         """Cancel every timer (the server is stopping, or the table leaves memory)."""
-        for handle in (self._timer, self._bot_turn, self._table_news, self._host_away):
+        for handle in (self._timer, self._bot_turn, self._table_news, self._host_away, self._fill):
             if handle is not None:
                 handle.cancel()
         for seat in self.seats:
@@ -1227,6 +1299,7 @@ class Table:
         text = dumps({"type": "table", "table": self.to_json()})
         for client in self.clients:
             client.send(text)
+        self.hall.table_changed(self)
 
     def broadcast(self, auto: dict[str, Any] | None = None) -> None:
         """Send every connection the events it has not had and its seat's view; ``auto``
@@ -1292,6 +1365,8 @@ class Table:
             s["bot_seconds"],
             s.get("reveal_seconds", Settings.reveal_seconds),
             bool(s.get("hints", False)),
+            int(s.get("fill_seconds", 0)),
+            str(s.get("fill_level", STAND_IN_LEVEL)),
         )
         seats = [Seat(x.seat) for x in stored.seats]
         for seat, x in zip(seats, stored.seats, strict=True):
@@ -1299,10 +1374,12 @@ class Table:
         table = cls(
             hall, stored.code, stored.preset, stored.options, settings, seats, host=stored.host
         )
+        table.public = stored.public
         if table.host is not None:
             table._host_left()  # nobody is connected yet: the host's absence counts from now
         game = stored.game
         if game is None:
+            table.arm_fill()  # a countdown cut by a restart counts again from the start
             return table
         table.game_id, table.game_number, table.seed = game.id, game.number, game.seed
         table.players = [p["seat"] for p in game.players]
@@ -1352,6 +1429,7 @@ class Table:
         )
         table.status = TableStatus.BROKEN
         table.problem_text = why
+        table.public = stored.public
         if stored.game is not None:
             table.game_id, table.game_number = stored.game.id, stored.game.number
         return table
@@ -1372,6 +1450,14 @@ class Hall:
     def __post_init__(self) -> None:
         self.db = AsyncStore(self.store)
         self.tasks: set[asyncio.Task[None]] = set()
+        #: Told of every change of a table anyone may hear of, and of a table leaving memory
+        #: (the lobby's listing follows them).
+        self.watchers: list[Callable[[str], None]] = []
+
+    def table_changed(self, table: Table | str) -> None:
+        code = table if isinstance(table, str) else table.code
+        for watcher in self.watchers:
+            watcher(code)
 
     async def answer(self, method: Callable[..., T], *args: Any) -> T:
         """A store call a request waits for: if the store does not answer, the request gets a
@@ -1431,8 +1517,10 @@ class Hall:
         options: dict[str, Any],
         settings: Settings,
         bots: list[str],
+        public: bool = False,
     ) -> tuple[Table, str]:
         display = clean_name(name)
+        check_level(settings.fill_level)
         if not MIN_SEATS <= settings.seats <= MAX_SEATS:
             raise TableError(
                 400,
@@ -1478,9 +1566,13 @@ class Hall:
             options,
             settings.to_dict(),
             [s.stored() for s in seats],
+            public,
         )
         table = Table(self, code, preset, options, settings, seats, rules)
+        table.public = public
         self.tables[code] = table
+        table.arm_fill()
+        self.table_changed(table)
         return table, token
 
     def resume(self) -> int:
@@ -1520,6 +1612,7 @@ class Hall:
             ):
                 table.stop()
                 del self.tables[code]
+                self.table_changed(code)
         busy = {
             code
             for code, table in self.tables.items()
@@ -1538,6 +1631,7 @@ class Hall:
             gone = self.tables.pop(code, None)
             if gone is not None:
                 gone.stop()
+                self.table_changed(code)
 
     async def sweep_forever(self) -> None:
         while True:

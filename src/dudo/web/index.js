@@ -26,11 +26,13 @@
 //   #create-error           the server's complaint, if any
 //   #join-code, #join-code-button   go to /t/<CODE>
 //   #my-tables-list         links a.table-link to tables this browser holds a seat at
+//   the open tables, "Play now" and #create-public, #create-fill-*: see lobby.js
 //   #lang-select, #toast
 
 import "/static/pwa.js";
 import { api, knownTables, saveSeatToken } from "/static/api.js";
 import { dieEl } from "/static/dice.js";
+import { createFields, startLobby } from "/static/lobby.js";
 import { onLangChange, t, wordError } from "/static/i18n.js";
 import {
   botLevelLabel,
@@ -304,6 +306,7 @@ async function create(event) {
     turn_seconds: numberField("create-turn-seconds", 60),
     grace_seconds: numberField("create-grace-seconds", 30),
     hints: $("create-hints").checked,
+    ...createFields(), // public or private, and the countdown
   };
   const button = $("create-button");
   button.disabled = true;
@@ -353,6 +356,7 @@ async function main() {
   if (Array.isArray(data.bot_levels) && data.bot_levels.length) state.botLevels = data.bot_levels;
   state.preset = data.default || state.presets[0]?.name || "dudo";
   state.bots = [state.botLevels.includes("easy") ? "easy" : state.botLevels[0]];
+  startLobby(data);
 
   $("create-preset").addEventListener("change", (e) => {
     state.preset = e.target.value;

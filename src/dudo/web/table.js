@@ -64,6 +64,7 @@ import {
   wordError,
   wordReason,
 } from "/static/i18n.js";
+import { showFillClock } from "/static/fillclock.js";
 import { learnerBid, learnerFrame, learnerRender } from "/static/learner.js";
 import { countsForReveal, handName, narrateEvent } from "/static/narrate.js";
 import { avatar } from "/static/avatar.js";
@@ -239,6 +240,7 @@ function onFrame(frame) {
       break;
     case "table":
       if (!takeTable(frame.table)) break;
+      showFillClock(frame.table);
       if (S.seat != null) {
         const mine = frame.table.seats?.[S.seat];
         if (mine && mine.kind !== "human") S.seat = null; // kicked: a bot plays the seat now

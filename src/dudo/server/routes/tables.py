@@ -37,6 +37,11 @@ class CreateTable(BaseModel):
     bot_seconds: float = Field(default=1.0, ge=0.0, le=10.0, allow_inf_nan=False)
     reveal_seconds: int = Field(default=3, ge=0, le=30)
     hints: bool = Field(default=False, strict=True)
+    #: Listed in the lobby (public) or reached by its link only (private, the default).
+    public: bool = Field(default=False, strict=True)
+    #: The lobby's countdown (0: none): bots of ``fill_level`` take the open seats when it ends.
+    fill_seconds: int = Field(default=0, ge=0, le=3600)
+    fill_level: str = Field(default="easy", max_length=40)
 
 
 class JoinTable(BaseModel):
@@ -67,8 +72,12 @@ async def create_table(body: CreateTable, hall: HallDep, limits: LimitsDep) -> d
         bot_seconds,
         body.reveal_seconds,
         body.hints,
+        body.fill_seconds,
+        body.fill_level,
     )
-    table, token = await hall.create(body.name, body.preset, body.options, settings, body.bots)
+    table, token = await hall.create(
+        body.name, body.preset, body.options, settings, body.bots, public=body.public
+    )
     return {"code": table.code, "seat": 0, "token": token, "url": f"/t/{table.code}"}
 
 

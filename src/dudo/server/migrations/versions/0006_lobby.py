@@ -1,0 +1,28 @@
+"""Tables are public (listed in the lobby) or private (reached by their link only).
+
+Revision ID: 0006l
+Revises: 0003
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0006l"
+down_revision = "0003"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    # Every table made before the lobby existed was shared by link: private.
+    with op.batch_alter_table("tables") as batch:
+        batch.add_column(sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()))
+    op.create_index("ix_tables_public_status", "tables", ["public", "status"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_tables_public_status", table_name="tables")
+    with op.batch_alter_table("tables") as batch:
+        batch.drop_column("public")

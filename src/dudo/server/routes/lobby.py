@@ -1,0 +1,123 @@
+"""The lobby over HTTP and WebSocket: the list of open public tables, "Play now", and the live
+feed of the list (``/ws/lobby``). PROTOCOL.md, "The lobby", describes the frames."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, ConfigDict, Field
+
+from dudo.engine.rules import DEFAULT_PRESET, PRESETS
+from dudo.server.deps import HallDep, client_address
+from dudo.server.errors import ErrorCode, Refused
+from dudo.server.lobby import PLAY_NOW_FILL_SECONDS, Lobby
+from dudo.server.play import Connection
+from dudo.server.tables import STAND_IN_LEVEL, check_level
+from dudo.server.wire import BadMessage, parse_frame
+
+router = APIRouter()
+
+
+async def get_lobby(request: Request) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+LobbyDep = Annotated[Lobby, Depends(get_lobby)]
+
+
+class PlayNow(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"name": "Ana", "preset": "perudo"}]}
+    )
+    name: str = Field(max_length=200)
+    preset: str = Field(default=DEFAULT_PRESET, max_length=40)
+    #: The countdown of a table this request opens (0: none); a table joined keeps its own.
+    fill_seconds: int = Field(default=PLAY_NOW_FILL_SECONDS, ge=0, le=600)
+    fill_level: str = Field(default=STAND_IN_LEVEL, max_length=40)
+
+
+def check_preset(preset: str) -> None:
+    if preset not in PRESETS:
+        raise Refused(
+            ErrorCode.UNKNOWN_PRESET,
+            f"preset {preset!r} is unknown; presets are: {', '.join(PRESETS)}",
+            400,
+            preset=preset[:40],
+        )
+
+
+@router.get("/api/lobby")
+async def list_tables(
+    lobby: LobbyDep, preset: Annotated[str | None, Query(max_length=40)] = None
+) -> dict[str, Any]:
+    """The open public tables (of one preset, with ``?preset=``), fullest first."""
+    if preset is not None:
+        check_preset(preset)
+    tables = lobby.listing(preset)  # first: it sends the gathered changes, a new version
+    return {"version": lobby.version, "tables": tables}
+
+
+@router.post("/api/lobby/play", status_code=201)
+async def play_now(
+    body: PlayNow, lobby: LobbyDep, hall: HallDep, request: Request
+) -> dict[str, Any]:
+    """Seat the caller at the fullest waiting public table of the preset, or open one."""
+    check_preset(body.preset)
+    level = check_level(body.fill_level)
+    guard = request.app.state.guard
+    address = client_address(request)
+    table, seat, token, created = await lobby.play_now(
+        body.name,
+        body.preset,
+        body.fill_seconds,
+        level,
+        lambda: guard.tables.spend(address),
+    )
+    return {
+        "code": table.code,
+        "seat": seat,
+        "token": token,
+        "url": f"/t/{table.code}",
+        "created": created,
+    }
+
+
+@router.websocket("/ws/lobby")
+async def watch_lobby(websocket: WebSocket) -> None:
+    """The live list: ``lobby_full`` at once, then a ``lobby`` diff frame per change."""
+    lobby: Lobby = websocket.app.state.lobby
+    await websocket.accept()
+    connection = Connection(websocket, websocket.app.state.limits)
+    connection.writer = asyncio.create_task(connection.write())
+    lobby.watch(connection)
+    try:
+        while not connection.closed:
+            raw = await connection.receive()
+            if raw is None:
+                return
+            if not connection.within_rate():
+                if connection.strikes > connection.limits.max_strikes:
+                    connection.finish(1008)
+                    return
+                continue
+            try:
+                frame = parse_frame(raw)
+                if frame["type"] != "ping":
+                    raise BadMessage(
+                        ErrorCode.BAD_MESSAGE, "the lobby takes only ping: it sends, you watch"
+                    )
+            except BadMessage as exc:
+                connection.refuse(exc)
+                continue
+            connection.send('{"type":"pong"}')
+    except WebSocketDisconnect:
+        pass
+    except Exception:
+        connection.finish(1011)  # the client learns at once; uvicorn logs the traceback
+        raise
+    finally:
+        lobby.unwatch(connection)
+        await connection.close_after_sending()

@@ -1,0 +1,165 @@
+"""The lobby in a real browser: the first page shows a new public table without a reload and
+drops it when it starts, never shows a private one, filters by preset, and "Play now" in two
+browsers seats both people at one table; the table page shows the countdown. Screenshots of the
+first page with open tables, at phone and desktop size in Spanish and Italian, go to the
+screenshot folder. Real server, real Chromium (Playwright), no mocks."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from .conftest import CHROMIUM, LiveServer, ServerFactory, host_post, join, new_table, words
+from .test_browser import screenshot_dir
+from .test_layout import OVERFLOWING
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(),
+    reason="Debian's chromium is not installed (bash .ci/run installs it)",
+)
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 900}
+
+
+@pytest.fixture
+def server(live_server: ServerFactory) -> LiveServer:
+    """A server of this test's own: the lobby shows only this test's tables."""
+    return live_server()
+
+
+class Pages:
+    """Browser contexts of one test (each a separate browser profile), closed at its end."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+        self.contexts: list[BrowserContext] = []
+        self.errors: list[str] = []
+
+    def open(
+        self, url: str, lang: str = "en", viewport: dict[str, int] | None = None, name: str = ""
+    ) -> Page:
+        context = self.browser.new_context(viewport=viewport or DESKTOP)  # type: ignore[arg-type]
+        self.contexts.append(context)
+        setup = f"localStorage.setItem('dudo.lang', {json.dumps(lang)});"
+        if name:
+            setup += f"localStorage.setItem('dudo.name', {json.dumps(name)});"
+        context.add_init_script(setup)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        page.goto(url)
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(browser: Browser) -> Iterator[Pages]:
+    opened = Pages(browser)
+    yield opened
+    opened.close()
+    assert opened.errors == [], f"errors in the pages: {opened.errors}"
+
+
+def card(page: Page, code: str) -> object:
+    return page.locator(f'#lobby-list li.lobby-card[data-code="{code}"]')
+
+
+def test_a_new_public_table_appears_live_and_leaves_when_it_starts(
+    server: LiveServer, pages: Pages
+) -> None:
+    page = pages.open(server.url + "/")
+    expect(page.locator("#lobby-live")).to_have_attribute("data-state", "open")
+    expect(page.locator("#lobby-empty")).to_have_text(words("en")["hall.empty"])
+    private = new_table(server, name="Hidden")
+    table = new_table(server, name="Lía", public=True, seats=4, bots=["hard"], preset="perudo")
+    listed = page.locator(f'#lobby-list li.lobby-card[data-code="{table["code"]}"]')
+    expect(listed).to_be_visible()
+    expect(listed.locator(".lobby-host")).to_have_text("Host: Lía")
+    expect(listed.locator(".lobby-preset")).to_have_text("perudo")
+    expect(listed.locator(".lobby-seats")).to_contain_text("Seats taken: 2/4")
+    expect(listed.locator(".lobby-seats")).to_contain_text("2 free seats")
+    expect(listed.locator(".lobby-bots li")).to_have_text([words("en")["bot.hard"]])
+    expect(page.locator(f'li[data-code="{private["code"]}"]')).to_have_count(0)
+
+    # The filter: another preset hides it, its own shows it again.
+    page.select_option("#lobby-filter", "dudo")
+    expect(listed).to_have_count(0)
+    expect(page.locator("#lobby-empty")).to_have_text(words("en")["hall.empty_filtered"])
+    page.select_option("#lobby-filter", "perudo")
+    expect(listed).to_be_visible()
+
+    join(server, table["code"], "Bo")
+    expect(listed.locator(".lobby-seats")).to_contain_text("1 free seat")
+    host_post(server, table["code"], "start", table["token"])
+    expect(listed).to_have_count(0)
+    # All this without a reload: the page's own state survived (the filter chosen above).
+    expect(page.locator("#lobby-filter")).to_have_value("perudo")
+
+
+def test_play_now_in_two_browsers_seats_both_at_one_table(server: LiveServer, pages: Pages) -> None:
+    ana = pages.open(server.url + "/", name="Ana")
+    ana.select_option("#play-preset", "perudo")
+    ana.click("#play-now")
+    ana.wait_for_url(re.compile(r"/t/[A-Z0-9]+$"))
+    code = ana.url.rsplit("/", 1)[1]
+    # The countdown of the table Play now opened ticks on the table page.
+    clock = ana.locator("#fill-clock")
+    expect(clock).to_be_visible()
+    expect(clock).to_contain_text(re.compile(r"Starts in 0:5\d|Starts in 1:00"))
+    expect(ana.locator("#table-kind")).to_have_attribute("data-public", "true")
+
+    bo = pages.open(server.url + "/", lang="es", name="Bo")
+    listed = bo.locator(f'#lobby-list li.lobby-card[data-code="{code}"]')
+    expect(listed).to_be_visible()
+    expect(listed.locator(".lobby-countdown")).to_contain_text("Empieza en")
+    bo.select_option("#play-preset", "perudo")
+    bo.click("#play-now")
+    bo.wait_for_url(f"**/t/{code}")
+    names = ana.locator("#seat-list .seat-name")
+    expect(names.nth(0)).to_contain_text("Ana")
+    expect(names.nth(1)).to_contain_text("Bo")
+    expect(bo.locator("#fill-clock")).to_contain_text("Empieza en")
+    bo.locator("#lobby").screenshot(path=str(screenshot_dir() / "lobby-table-desktop-es.png"))
+
+
+def test_the_countdown_runs_out_in_the_browser_and_the_game_starts(
+    server: LiveServer, pages: Pages
+) -> None:
+    table = new_table(server, name="Ana", public=True, seats=3, fill_seconds=3, turn_seconds=0)
+    page = pages.open(server.url + "/", lang="it")
+    listed = page.locator(f'#lobby-list li.lobby-card[data-code="{table["code"]}"]')
+    expect(listed.locator(".lobby-countdown")).to_contain_text("Inizia tra 0:0")
+    expect(listed).to_have_count(0, timeout=10_000)  # bots sat down and the game started
+
+
+@pytest.mark.parametrize("lang", ["es", "it"])
+def test_screenshots_of_the_open_tables(server: LiveServer, pages: Pages, lang: str) -> None:
+    new_table(server, name="Lía", public=True, seats=5, bots=["easy", "hard"], preset="perudo")
+    new_table(
+        server,
+        name="Bruno",
+        public=True,
+        seats=4,
+        fill_seconds=600,
+        fill_level="medium",
+        hints=True,
+        options={"spot_on": False},
+    )
+    new_table(server, name="Carmen", public=True, seats=2, preset="cacho")
+    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        page = pages.open(server.url + "/", lang=lang, viewport=viewport)
+        expect(page.locator("#lobby-list li.lobby-card")).to_have_count(3)
+        expect(page.locator("#lobby-list-heading")).to_have_text(words(lang)["hall.heading"])
+        expect(page.locator("#play-now")).to_have_text(words(lang)["hall.play_now"])
+        assert page.evaluate(OVERFLOWING) == [], f"{size} {lang} scrolls sideways"
+        # The whole page: the open tables, and the create form's public and countdown fields.
+        page.screenshot(path=str(screenshot_dir() / f"lobby-{size}-{lang}.png"), full_page=True)
