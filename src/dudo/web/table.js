@@ -64,6 +64,7 @@ import {
   wordError,
   wordReason,
 } from "/static/i18n.js";
+import { fairReconnected, renderFairLine, sendClientSeed } from "/static/fair.js";
 import { learnerBid, learnerFrame, learnerRender } from "/static/learner.js";
 import { countsForReveal, handName, narrateEvent } from "/static/narrate.js";
 import { avatar } from "/static/avatar.js";
@@ -229,6 +230,7 @@ function onFrame(frame) {
       S.seat = frame.seat;
       S.player = frame.player;
       S.host = !!frame.host;
+      fairReconnected();
       if (S.token && frame.seat == null) {
         // The token is not good here any more (kicked, or another table's): watch on.
         forgetSeatToken(S.code);
@@ -243,6 +245,7 @@ function onFrame(frame) {
         const mine = frame.table.seats?.[S.seat];
         if (mine && mine.kind !== "human") S.seat = null; // kicked: a bot plays the seat now
       }
+      sendClientSeed(frame.table, S.seat, (f) => !!socket?.send(f));
       render();
       break;
     case "update":
@@ -527,6 +530,7 @@ function renderLobby() {
   $("lobby-wait").hidden = S.host || st !== "lobby" || S.seat == null;
   $("leave-table").hidden = st !== "lobby" || S.seat == null;
   renderScores(tb);
+  renderFairLine(tb);
   const levels = $("bot-level");
   if (levels.options.length !== S.botLevels.length || levels.dataset.lang !== lang()) {
     const chosen = levels.value;
