@@ -132,7 +132,13 @@ def test_the_secret_is_told_only_once_the_game_is_over_and_a_rematch_commits_ane
         match.start()
         answers: list[str] = []  # every HTTP answer while the game is played
         with api(server) as http:
-            for path in (f"/api/tables/{match.code}", "/api/games?limit=50"):
+            game = get_table(server, match.code)["game"]
+            for path in (
+                f"/api/tables/{match.code}",
+                "/api/games?limit=50",
+                f"/api/games/{game}/record",
+                f"/api/games/{game}/replay",
+            ):
                 answers.append(http.get(path).text)
         play_turns(match.players, random.Random(3), watchers=(watcher,))
         over = get_table(server, match.code)
@@ -207,6 +213,19 @@ def test_a_restart_mid_game_keeps_the_commitment_and_the_dice(
     assert code == 0, out
     ana.close()
     bo.close()
+
+
+def test_a_restart_in_the_lobby_keeps_the_commitment(live_server: ServerFactory) -> None:
+    server = live_server()
+    created = new_table(server, seats=2, bots=["easy"], options=QUICK)
+    code, token = created["code"], created["token"]
+    committed = get_table(server, code)["fair"]["next"]["commitment"]
+    server.restart()
+    assert get_table(server, code)["fair"]["next"]["commitment"] == committed
+    with Player(server, code, token, name="Ana") as ana:
+        send_seed(ana, ANA_SEED)  # sent again after the restart, as the browser does
+        started = host_post(server, code, "start", token)["fair"]["game"]
+    assert started["commitment"] == committed and started["seeds"] == [ANA_SEED, ""]
 
 
 def test_dudo_verify_accepts_every_finished_game_and_rejects_tampering(

@@ -474,7 +474,8 @@ class Table:
         """A seated person's client seed for the next game: taken (or changed) until it
         starts, then locked."""
         async with self.lock:
-            self._refuse_if_broken()
+            if self.status is TableStatus.BROKEN:
+                raise ActionRefused(E.TABLE_BROKEN, "this table's game could not be resumed")
             if seat is None or seat.kind is not SeatKind.HUMAN or seat.token_hash is None:
                 raise ActionRefused(
                     E.SEED_NOT_SEATED, "only a person seated at the table sends a client seed"
