@@ -73,6 +73,17 @@ def replay(
 
 
 @app.command()
+def verify(
+    file: Annotated[Path, typer.Argument(help="A finished game's record (JSON).")],
+    lang: Annotated[str, typer.Option(help="Language: en, es or it.")] = "en",
+) -> None:
+    """Check a server game's dice: the commitment, and every roll from the revealed secret."""
+    from dudo.terminal.verify import verify_command
+
+    raise typer.Exit(verify_command(file, Console(), lang=lang))
+
+
+@app.command()
 def cup(
     action: Annotated[
         str | None,

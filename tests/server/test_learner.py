@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from dudo.bots import make_bot
 from dudo.engine.actions import Bid
-from dudo.engine.chance import RandomChance
+from dudo.engine.fair import chance_for
 from dudo.engine.game import Game
 from dudo.engine.rules import PRESETS
 from dudo.engine.view import PlayerView
@@ -167,7 +167,7 @@ def test_the_review_is_dudo_review_of_the_players_own_decisions(
             return table.game, table.seed, table.game_id
 
         game, seed, game_id = seeded.call(read)
-        again = Game(game.rules, game.players, chance=RandomChance(seed))
+        again = Game(game.rules, game.players, chance=chance_for(seed))
         decisions = []
         for who, action in game.history:
             if who == 0:

@@ -21,7 +21,7 @@ from typing import Any
 
 from dudo.bots import make_bot, out_of_turn_call
 from dudo.engine.actions import Action, Bid, Call, RevealBid
-from dudo.engine.chance import RandomChance
+from dudo.engine.fair import FairSeed, chance_for
 from dudo.engine.game import Game
 from dudo.engine.view import PlayerView
 from dudo.notation import parse_action
@@ -100,10 +100,10 @@ def suggestion(view: PlayerView, seed: str, level: str = ADVISER) -> Action | No
     return None
 
 
-def decisions_of(game: Game, seed: int, player: int) -> list[Decision]:
+def decisions_of(game: Game, seed: int | FairSeed, player: int) -> list[Decision]:
     """Every action ``player`` took in ``game`` (dealt from ``seed``), each with the view they
     had when taking it: the game is played again from its seed."""
-    again = Game(game.rules, game.players, chance=RandomChance(seed))
+    again = Game(game.rules, game.players, chance=chance_for(seed))
     decisions = []
     for who, action in game.history:
         if who == player:
@@ -140,7 +140,7 @@ def review_json(reviewed: Sequence[ReviewedDecision], decisions: int) -> dict[st
     }
 
 
-def _review(game: Game, seed: int, player: int, game_id: int) -> dict[str, Any]:
+def _review(game: Game, seed: int | FairSeed, player: int, game_id: int) -> dict[str, Any]:
     decisions = decisions_of(game, seed, player)
     return review_json(review(decisions, count=REVIEW_COUNT, seed=game_id), len(decisions))
 
@@ -165,7 +165,9 @@ class Learner:
                 self.suggestions[key] = chosen
             return self.suggestions[key]
 
-    async def review(self, game_id: int, game: Game, seed: int, player: int) -> dict[str, Any]:
+    async def review(
+        self, game_id: int, game: Game, seed: int | FairSeed, player: int
+    ) -> dict[str, Any]:
         """The review of ``player``'s decisions in the finished ``game`` (never changed
         again: a rematch plays a new Game), worked out once."""
         key = (game_id, player)

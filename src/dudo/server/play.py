@@ -292,6 +292,8 @@ async def handle(table: Table, connection: Connection, frame: dict[str, Any]) ->
                     }
                 )
             )
+        elif kind == "seed":
+            await table.set_client_seed(seat, frame["seed"])
         elif kind == "take_back":
             await table.take_back(seat)
         elif kind in HINT_FRAMES:

@@ -32,6 +32,8 @@ from typing import Any, ParamSpec, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from dudo.engine.fair import FairSeed
+
 metadata = sa.MetaData()
 
 tables_table = sa.Table(
@@ -101,12 +103,24 @@ cups_table = sa.Table(
     sa.Column("updated", sa.Float, nullable=False),
 )
 
+fair_table = sa.Table(
+    "fair_dice",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("code", sa.String(16), sa.ForeignKey("tables.code"), nullable=False),
+    # NULL: the secret drawn for the table's next game (its commitment is shown already).
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=True, unique=True),
+    sa.Column("secret", sa.String(64), nullable=False),  # hex; secret until the game is over
+    sa.Column("seeds", sa.Text, nullable=True),  # JSON: the client seeds, in player order
+)
+
 _INSERT_ACTION = actions_table.insert()
 
 sa.Index("games_finished", games_table.c.finished)
 sa.Index("games_code", games_table.c.code)
 sa.Index("tables_status", tables_table.c.status)
 sa.Index("cups_updated", cups_table.c.updated)
+sa.Index("fair_dice_code", fair_table.c.code)
 
 log = logging.getLogger("dudo.server")
 
@@ -196,6 +210,9 @@ class StoredGame:
     players: list[dict[str, Any]]
     actions: list[tuple[int, str]]
     finished: bool
+    #: The secret and locked client seeds that decide the dice (None: a game from before
+    #: provably fair dice, dealt from ``seed``).
+    fair: FairSeed | None = None
 
 
 @dataclass
@@ -209,6 +226,8 @@ class StoredTable:
     game: StoredGame | None
     host: int | None = 0
     public: bool = False
+    #: The secret drawn for the table's next game (None: none stored yet).
+    next_secret: bytes | None = None
 
 
 class Store:
@@ -248,7 +267,9 @@ class Store:
         settings: dict[str, Any],
         seats: list[StoredSeat],
         public: bool = False,
+        next_secret: bytes | None = None,
     ) -> None:
+        """Store a new table; ``next_secret``: the secret of its first game's dice."""
         with self.engine.begin() as c:
             now = time.time()
             c.execute(
@@ -267,6 +288,10 @@ class Store:
             )
             for seat in seats:
                 c.execute(seats_table.insert().values(code=code, **_seat_values(seat)))
+            if next_secret is not None:
+                c.execute(
+                    fair_table.insert().values(code=code, game_id=None, secret=next_secret.hex())
+                )
 
     def save_seat(self, code: str, seat: StoredSeat, host: int | None = KEEP_HOST) -> None:
         """Store one seat and, unless ``host`` is :data:`KEEP_HOST`, who is host now (one
@@ -302,9 +327,11 @@ class Store:
         seed: int,
         rules: dict[str, Any],
         players: list[dict[str, Any]],
+        fair: FairSeed | None = None,
     ) -> int:
         """Record a new game at the table and make it the table's current game (no seat is on
-        autoplay in a new game)."""
+        autoplay in a new game). ``fair``: the secret and locked client seeds of its dice, in
+        the same transaction (the table's next-game secret is used up)."""
         with self.engine.begin() as c:
             result = c.execute(
                 games_table.insert().values(
@@ -319,6 +346,16 @@ class Store:
             key = result.inserted_primary_key
             assert key is not None
             game_id = int(key[0])
+            if fair is not None:
+                _clear_next_secret(c, code)
+                c.execute(
+                    fair_table.insert().values(
+                        code=code,
+                        game_id=game_id,
+                        secret=fair.secret.hex(),
+                        seeds=json.dumps(list(fair.seeds)),
+                    )
+                )
             c.execute(
                 tables_table.update()
                 .where(tables_table.c.code == code)
@@ -428,6 +465,12 @@ class Store:
                 .where(tables_table.c.code == code, tables_table.c.game_id == game_id)
                 .values(status="over", updated=time.time())
             )
+
+    def set_next_secret(self, code: str, secret: bytes) -> None:
+        """Keep the secret of the table's next game (replacing any earlier one)."""
+        with self.engine.begin() as c:
+            _clear_next_secret(c, code)
+            c.execute(fair_table.insert().values(code=code, game_id=None, secret=secret.hex()))
 
     def load_tables(self, statuses: tuple[str, ...] = ("lobby", "playing")) -> list[StoredTable]:
         """Every table whose status is one of ``statuses`` (by default the ones a server holds
@@ -560,6 +603,28 @@ class Store:
             )
 
 
+def _clear_next_secret(c: Connection, code: str) -> None:
+    c.execute(fair_table.delete().where(fair_table.c.code == code, fair_table.c.game_id.is_(None)))
+
+
+def _next_secret(c: Connection, code: str) -> bytes | None:
+    row = c.execute(
+        sa.select(fair_table.c.secret)
+        .where(fair_table.c.code == code, fair_table.c.game_id.is_(None))
+        .order_by(fair_table.c.id.desc())
+    ).first()
+    return None if row is None else bytes.fromhex(row.secret)
+
+
+def _game_fair(c: Connection, game_id: int) -> FairSeed | None:
+    row = c.execute(
+        sa.select(fair_table.c.secret, fair_table.c.seeds).where(fair_table.c.game_id == game_id)
+    ).first()
+    if row is None:
+        return None
+    return FairSeed(bytes.fromhex(row.secret), tuple(json.loads(row.seeds or "[]")))
+
+
 def _touch(c: Connection, code: str) -> None:
     c.execute(tables_table.update().where(tables_table.c.code == code).values(updated=time.time()))
 
@@ -594,6 +659,7 @@ def _stored_table(c: Connection, row: Any) -> StoredTable:
         game,
         row.host,
         bool(row.public),
+        _next_secret(c, row.code),
     )
 
 
@@ -631,6 +697,7 @@ def _load_game(c: Connection, game_id: int) -> StoredGame | None:
         json.loads(row.players),
         actions,
         row.finished is not None,
+        _game_fair(c, game_id),
     )
 
 

@@ -26,9 +26,9 @@ from typing import Any, Protocol, TypeVar
 
 from dudo.bots import BOT_NAMES, Bot, make_bot, out_of_turn_call
 from dudo.engine.actions import Action, Call
-from dudo.engine.chance import RandomChance
 from dudo.engine.errors import DudoError, Reason, ReasonCode, RulesError
 from dudo.engine.events import Revealed
+from dudo.engine.fair import SCHEME, SECRET_BYTES, FairSeed, chance_for, valid_client_seed
 from dudo.engine.game import Game
 from dudo.engine.rules import DEFAULT_PRESET, PRESETS, Rules, from_mapping
 from dudo.notation import parse_action
@@ -331,8 +331,15 @@ class Table:
         self.game: Game | None = None
         self.game_id: int | None = None
         self.game_number = 0
-        #: The dice seed of the current game (a review plays it again to see each view).
-        self.seed: int | None = None
+        #: What decides the current game's dice: its fair secret and client seeds (a game from
+        #: before provably fair dice: an int seed). A review plays it again to see each view.
+        self.seed: int | FairSeed | None = None
+        #: The secret of the next game's dice: its commitment is shown before any client seed
+        #: is taken, and it is revealed only once that game is over.
+        self.next_secret: bytes | None = None
+        #: The client seeds sent for the next game: seat -> (the seat's token hash, seed), so
+        #: a seed counts only for the person who sent it.
+        self.client_seeds: dict[int, tuple[str, str]] = {}
         self.learner = Learner()
         self.players: list[int] = []  # the seat of each engine player
         self.humans: set[int] = set()  # the engine players who were people when the game began
@@ -450,7 +457,79 @@ class Table:
             "spectators": self.spectators,
             "public": self.public,
             "fill_deadline": None if self.fill_at is None else int(self.fill_at * 1000),
+            "fair": self.fair_json(),
         }
+
+    def fair_json(self) -> dict[str, Any]:
+        """The fair-dice data everyone may see: the next game's commitment and who has sent a
+        client seed for it; the current (or last) game's commitment and locked seeds, and its
+        secret once that game is over, never before."""
+        upcoming = None
+        if self.next_secret is not None and self.status in (TableStatus.LOBBY, TableStatus.OVER):
+            upcoming = {
+                "commitment": FairSeed(self.next_secret, ()).commitment,
+                "seeded": sorted(s for s in self.client_seeds if self._seed_counts(s)),
+            }
+        current = None
+        if isinstance(self.seed, FairSeed):
+            over = self.status is TableStatus.OVER
+            current = {"game": self.game_id, **self.seed.to_json(reveal=over)}
+        return {"scheme": SCHEME, "next": upcoming, "game": current}
+
+    def _seed_counts(self, seat: int) -> bool:
+        """The seed sent from ``seat`` is its present person's."""
+        sent = self.client_seeds.get(seat)
+        person = self.seats[seat]
+        return sent is not None and person.kind is SeatKind.HUMAN and sent[0] == person.token_hash
+
+    async def set_client_seed(self, seat: Seat | None, seed: object) -> None:
+        """A seated person's client seed for the next game: taken (or changed) until it
+        starts, then locked."""
+        async with self.lock:
+            if self.status is TableStatus.BROKEN:
+                raise ActionRefused(E.TABLE_BROKEN, "this table's game could not be resumed")
+            if seat is None or seat.kind is not SeatKind.HUMAN or seat.token_hash is None:
+                raise ActionRefused(
+                    E.SEED_NOT_SEATED, "only a person seated at the table sends a client seed"
+                )
+            if self.status is TableStatus.PLAYING or self.next_secret is None:
+                raise ActionRefused(
+                    E.SEED_LOCKED,
+                    "the game has started: its client seeds are locked; send yours for the "
+                    "next game once this one is over",
+                )
+            if not valid_client_seed(seed):
+                raise ActionRefused(
+                    E.SEED_INVALID, "seed: give 16 to 64 lower-case hex digits (0-9, a-f)"
+                )
+            assert isinstance(seed, str)
+            self.client_seeds[seat.seat] = (seat.token_hash, seed)
+            self._changed()
+            self.broadcast_table()
+
+    def _draw_secret(self) -> bytes:
+        return self.hall.dice.getrandbits(SECRET_BYTES * 8).to_bytes(SECRET_BYTES, "big")
+
+    async def _keep_next_secret(self, secret: bytes, attempt: int) -> None:
+        """Store the next game's secret, trying again until the store takes it (unless a game
+        has used it meanwhile, or another replaced it)."""
+        while True:
+            async with self.lock:
+                if self.next_secret != secret:
+                    return
+                try:
+                    await self.hall.db.run(self.hall.store.set_next_secret, self.code, secret)
+                    return
+                except StoreUnavailable:
+                    pass
+            await asyncio.sleep(retry_delay(attempt))
+            attempt += 1
+
+    def _new_next_secret(self) -> None:
+        """Draw the next game's secret (its commitment is shown at once) and store it."""
+        self.next_secret = self._draw_secret()
+        self.client_seeds.clear()
+        self.hall.spawn(self._keep_next_secret(self.next_secret, 0))
 
     def _refuse_if_broken(self) -> None:
         if self.status is TableStatus.BROKEN:
@@ -809,9 +888,15 @@ class Table:
                 count=self.rules.max_players,
                 filled=len(filled),
             )
-        seed = self.hall.dice.getrandbits(62)
+        # The dice follow from the secret committed to before any client seed was taken, and
+        # the seeds of the people seated now (a bot's, or a missing one, is "").
+        secret = self.next_secret if self.next_secret is not None else self._draw_secret()
+        seeds = tuple(
+            self.client_seeds[s.seat][1] if self._seed_counts(s.seat) else "" for s in filled
+        )
+        fair = FairSeed(secret, seeds)
         try:  # the engine checks the game before anything is stored
-            game = Game(self.rules, len(filled), chance=RandomChance(seed))
+            game = Game(self.rules, len(filled), chance=fair.chance())
         except DudoError as exc:
             raise TableError(409, f"the game cannot start: {exc}", E.CANNOT_START) from None
         players = [
@@ -819,9 +904,17 @@ class Table:
         ]
         number = self.game_number + 1
         game_id = await self.hall.answer(
-            self.hall.store.start_game, self.code, number, seed, self.rules.to_dict(), players
+            self.hall.store.start_game,
+            self.code,
+            number,
+            0,  # the old seed column: the fair secret decides these dice
+            self.rules.to_dict(),
+            players,
+            fair,
         )
-        self.game_number, self.game_id, self.seed = number, game_id, seed
+        self.game_number, self.game_id, self.seed = number, game_id, fair
+        self.next_secret = None  # used: the next game gets a new one when this one is over
+        self.client_seeds.clear()
         self.players = [s.seat for s in filled]
         self.humans = {p for p, s in enumerate(filled) if s.kind is SeatKind.HUMAN}
         self.stood_in = set()
@@ -846,9 +939,9 @@ class Table:
             if seat.kind is SeatKind.BOT:
                 self.bots[p] = self._make_bot(seat.level or STAND_IN_LEVEL)
 
-    def _replay(self, seed: int, actions: list[tuple[int, str]]) -> Game:
+    def _replay(self, seed: int | FairSeed, actions: list[tuple[int, str]]) -> Game:
         """The game as stored: its dice from the seed and every stored action, each checked."""
-        game = Game(self.rules, len(self.players), chance=RandomChance(seed))
+        game = Game(self.rules, len(self.players), chance=chance_for(seed))
         for index, (player, text) in enumerate(actions):
             action = action_for(game, player, text)
             problem = game.problem(action)
@@ -994,6 +1087,8 @@ class Table:
         meta: dict[str, Any] = {"game": self.game_number, "game_id": self.game_id}
         if self.stood_in:
             meta["stood_in"] = sorted(self.stood_in)
+        if isinstance(self.seed, FairSeed):  # revealed: anyone can now check every die
+            meta["fair"] = self.seed.to_json(reveal=True)
         record = record_of(game, infos, meta=meta, preset=self.preset)
         self.status = TableStatus.OVER
         for seat in self.seats:
@@ -1006,6 +1101,7 @@ class Table:
             seat.played += 1
             seat.wins += p == game.winner
             scores.append((seat_index, seat.wins, seat.played))
+        self._new_next_secret()  # the rematch's commitment, shown with the revealed secret
         self.saving_record = True
         args = (self.code, self.game_id, game.winner, game.round_number, record, tuple(scores))
         try:
@@ -1377,11 +1473,15 @@ class Table:
         table.public = stored.public
         if table.host is not None:
             table._host_left()  # nobody is connected yet: the host's absence counts from now
+        table.next_secret = stored.next_secret
         game = stored.game
         if game is None:
             table.arm_fill()  # a countdown cut by a restart counts again from the start
+            if table.next_secret is None:  # a table from before provably fair dice
+                table._new_next_secret()
             return table
-        table.game_id, table.game_number, table.seed = game.id, game.number, game.seed
+        table.game_id, table.game_number = game.id, game.number
+        table.seed = game.fair if game.fair is not None else game.seed
         table.players = [p["seat"] for p in game.players]
         table.humans = {i for i, p in enumerate(game.players) if p.get("kind") == SeatKind.HUMAN}
         # Who was played by a bot when the server stopped (a stand-in taken back before the
@@ -1391,7 +1491,7 @@ class Table:
             for p in table.humans
             if seats[table.players[p]].autoplay or seats[table.players[p]].kind is SeatKind.BOT
         }
-        table._set_game(table._replay(game.seed, game.actions))
+        table._set_game(table._replay(table.seed, game.actions))
         table.status = TableStatus.OVER if game.finished else TableStatus.PLAYING
         assert table.game is not None
         if table.game.is_over and not game.finished:
@@ -1401,6 +1501,8 @@ class Table:
         if table.status is TableStatus.PLAYING:
             table._start_absent_graces()
             table.schedule()
+        elif table.next_secret is None:
+            table._new_next_secret()
         return table
 
     @classmethod
@@ -1555,6 +1657,8 @@ class Hall:
             )
         code = await self.new_code()
         token = secrets.token_urlsafe(24)
+        # The first game's secret: its commitment is in the table from the first moment.
+        secret = self.dice.getrandbits(SECRET_BYTES * 8).to_bytes(SECRET_BYTES, "big")
         seats = [Seat(i) for i in range(settings.seats)]
         seats[0].take(seats[0].as_human(display, token_hash(token)))
         for seat, level in zip(seats[1:], levels, strict=False):
@@ -1567,9 +1671,11 @@ class Hall:
             settings.to_dict(),
             [s.stored() for s in seats],
             public,
+            secret,
         )
         table = Table(self, code, preset, options, settings, seats, rules)
         table.public = public
+        table.next_secret = secret
         self.tables[code] = table
         table.arm_fill()
         self.table_changed(table)

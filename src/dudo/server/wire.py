@@ -156,6 +156,7 @@ _FRAME_FIELDS: dict[str, dict[str, _Field]] = {
     "odds": {"action": _Field((str,), longest=64)},
     "suggest": {},
     "review": {},
+    "seed": {"seed": _Field((str,), longest=64)},
 }
 _REQUIRED: dict[str, frozenset[str]] = {
     "hello": frozenset(),
@@ -167,6 +168,7 @@ _REQUIRED: dict[str, frozenset[str]] = {
     "odds": frozenset({"action"}),
     "suggest": frozenset(),
     "review": frozenset(),
+    "seed": frozenset({"seed"}),
 }
 
 

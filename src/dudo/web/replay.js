@@ -15,10 +15,12 @@
 //                     .dice > .die[data-face]
 //   #replay-round, #replay-standing, #lang-select, #toast
 //   The step is kept in the URL hash (#step=12).
+//   #replay-fair: the fair-dice check (fair.js).
 
 import "/static/pwa.js";
 import { api, ApiError } from "/static/api.js";
 import { bidNode, dieEl, renderDice } from "/static/dice.js";
+import { checkFairCard, renderFairCard } from "/static/fair.js";
 import { actionText, callWord, onLangChange, parseBid, t, wordError } from "/static/i18n.js";
 import { countsForReveal, narrateEvent } from "/static/narrate.js";
 import { el, startPage } from "/static/ui.js";
@@ -197,6 +199,8 @@ async function main() {
   step = m ? Number(m[1]) : 0;
   $("replay-main").dataset.state = "ready";
   render();
+  const lastCard = $("replay-main").lastElementChild;
+  checkFairCard(rec, lastCard, nameOf);
 
   const last = () => frames().length - 1;
   $("replay-first").addEventListener("click", () => go(0));
@@ -218,7 +222,10 @@ async function main() {
     const m2 = /step=(\d+)/.exec(location.hash);
     if (m2 && Number(m2[1]) !== step) go(Number(m2[1]));
   });
-  onLangChange(render);
+  onLangChange(() => {
+    render();
+    renderFairCard(rec, lastCard, nameOf);
+  });
 }
 
 startPage(main);

@@ -65,6 +65,7 @@ import {
   wordReason,
 } from "/static/i18n.js";
 import { showFillClock } from "/static/fillclock.js";
+import { fairReconnected, renderFairLine, sendClientSeed } from "/static/fair.js";
 import { learnerBid, learnerFrame, learnerRender } from "/static/learner.js";
 import { countsForReveal, handName, narrateEvent } from "/static/narrate.js";
 import { avatar } from "/static/avatar.js";
@@ -230,6 +231,7 @@ function onFrame(frame) {
       S.seat = frame.seat;
       S.player = frame.player;
       S.host = !!frame.host;
+      fairReconnected();
       if (S.token && frame.seat == null) {
         // The token is not good here any more (kicked, or another table's): watch on.
         forgetSeatToken(S.code);
@@ -245,6 +247,7 @@ function onFrame(frame) {
         const mine = frame.table.seats?.[S.seat];
         if (mine && mine.kind !== "human") S.seat = null; // kicked: a bot plays the seat now
       }
+      sendClientSeed(frame.table, S.seat, (f) => !!socket?.send(f));
       render();
       break;
     case "update":
@@ -532,6 +535,7 @@ function renderLobby() {
   $("lobby-wait").hidden = S.host || st !== "lobby" || S.seat == null;
   $("leave-table").hidden = st !== "lobby" || S.seat == null;
   renderScores(tb);
+  renderFairLine(tb);
   const levels = $("bot-level");
   if (levels.options.length !== S.botLevels.length || levels.dataset.lang !== lang()) {
     const chosen = levels.value;
