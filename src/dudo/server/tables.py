@@ -33,6 +33,8 @@ from dudo.engine.game import Game
 from dudo.engine.rules import DEFAULT_PRESET, PRESETS, Rules, from_mapping
 from dudo.notation import parse_action
 from dudo.records import PlayerInfo, record_of
+from dudo.server.chat import Chat
+from dudo.server.chat import game_over as chat_game_over
 from dudo.server.errors import ErrorCode, Refused
 from dudo.server.errors import ErrorCode as E
 from dudo.server.learner import Learner
@@ -354,6 +356,7 @@ class Table:
         self._timer: asyncio.TimerHandle | None = None
         self._bot_turn: asyncio.TimerHandle | None = None
         self._table_news: asyncio.TimerHandle | None = None
+        self.chat = Chat()
 
     # ------------------------------------------------------------------ identities
 
@@ -398,6 +401,10 @@ class Table:
             return None
         return self.players.index(seat.seat) if seat.seat in self.players else None
 
+    def playing_now(self) -> bool:
+        """A game is being played (spectators' chat does not reach the players)."""
+        return self.status is TableStatus.PLAYING
+
     def present(self, seat: Seat) -> bool:
         """Someone is connected to this seat right now."""
         return bool(self.seat_clients.get(seat.seat))
@@ -438,6 +445,7 @@ class Table:
             ],
             "host": self.host,
             "spectators": self.spectators,
+            "chat": not self.chat.off,
         }
 
     def _refuse_if_broken(self) -> None:
@@ -924,6 +932,7 @@ class Table:
             meta["stood_in"] = sorted(self.stood_in)
         record = record_of(game, infos, meta=meta, preset=self.preset)
         self.status = TableStatus.OVER
+        chat_game_over(self)
         for seat in self.seats:
             self._cancel_grace(seat)
             seat.autoplay = False
@@ -1299,6 +1308,7 @@ class Table:
         table = cls(
             hall, stored.code, stored.preset, stored.options, settings, seats, host=stored.host
         )
+        table.chat = Chat(stored.chat_off, stored.chat)
         if table.host is not None:
             table._host_left()  # nobody is connected yet: the host's absence counts from now
         game = stored.game

@@ -156,6 +156,8 @@ _FRAME_FIELDS: dict[str, dict[str, _Field]] = {
     "odds": {"action": _Field((str,), longest=64)},
     "suggest": {},
     "review": {},
+    # The text's length after normalizing is checked by the chat (dudo.server.chat).
+    "chat": {"text": _Field((str,), longest=1000), "phrase": _Field((str,), longest=32)},
 }
 _REQUIRED: dict[str, frozenset[str]] = {
     "hello": frozenset(),
@@ -167,6 +169,7 @@ _REQUIRED: dict[str, frozenset[str]] = {
     "odds": frozenset({"action"}),
     "suggest": frozenset(),
     "review": frozenset(),
+    "chat": frozenset(),
 }
 
 
