@@ -12,7 +12,7 @@ import random
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Dialog, Page, expect
 
 from .conftest import (
     CHROMIUM,
@@ -42,7 +42,12 @@ EVIL_TEXTS = ("<img src=x onerror=alert(1)>", "<script>alert(2)</script>")
 
 
 def seated_page(
-    browser: Browser, server: LiveServer, code: str, token: str | None, lang: str, size: dict[str, int]
+    browser: Browser,
+    server: LiveServer,
+    code: str,
+    token: str | None,
+    lang: str,
+    size: dict[str, int],
 ) -> tuple[Page, list[str], list[str]]:
     """A page of the table in ``lang`` holding ``token``'s seat; its errors and dialogs."""
     errors: list[str] = []
@@ -54,10 +59,20 @@ def seated_page(
     page.context.add_init_script(
         f"for (const [k, v] of Object.entries({json.dumps(stored)})) localStorage.setItem(k, v);"
     )
-    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    catch_dialogs(page, dialogs)
     page.goto(f"{server.url}/t/{code}")
     expect(page.locator("#chat")).to_be_attached()
     return page, errors, dialogs
+
+
+def catch_dialogs(page: Page, dialogs: list[str]) -> None:
+    """Keep the message of every dialog the page opens (an alert() that ran), and close it."""
+
+    def on_dialog(dialog: Dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
 
 
 def open_chat(page: Page) -> None:
@@ -240,6 +255,6 @@ def seated_page_at(browser: Browser, url: str, lang: str) -> tuple[Page, list[st
     dialogs: list[str] = []
     page = open_page(browser, DESKTOP, errors)
     page.context.add_init_script(f"localStorage.setItem('dudo.lang', {json.dumps(lang)});")
-    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    catch_dialogs(page, dialogs)
     page.goto(url)
     return page, errors, dialogs
