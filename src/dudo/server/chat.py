@@ -182,6 +182,8 @@ async def say(table: Table, listener: Listener, frame: dict[str, Any]) -> None:
     """Check, store and deliver one chat frame; :class:`Refused` if it cannot be said."""
     chat = table.chat
     text, phrase = content(frame)
+    if table.status == "broken":  # closed for good: nothing more is kept of it
+        raise Refused(ErrorCode.TABLE_BROKEN, "this table could not be resumed and is closed")
     if chat.off:
         raise chat_refused(ErrorCode.CHAT_OFF, "the host has turned the chat off at this table")
     chat.spend(listener, time.monotonic())
