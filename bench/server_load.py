@@ -4,6 +4,7 @@ Run by hand (not a test):
 
     python bench/server_load.py [--tables 500] [--think 1.0] [--duration 60] [--warmup 10]
                                 [--preset dudo] [--procs 1] [--pin | --no-pin]
+                                [--chat-every 30]
 
 It starts ``dudo serve`` on 127.0.0.1 with a fresh temporary SQLite data folder, creates the
 tables over HTTP (the host and three joins: four human seats, no turn timer), opens one
@@ -17,6 +18,12 @@ Latency of an action: from just before the client sends it to the moment the upd
 that shows it (``view.turn`` past the turn it was sent on) has been received by all four seats
 of the table, measured with ``time.perf_counter`` in the one process that holds those seats.
 Only actions sent inside the measured window count.
+
+``--chat-every S`` adds table chat: every seat also says something every S seconds (±20 %,
+the first at a random moment of the first S), a quick phrase or a short text in turn; every
+message is stored and sent to the table's four seats like an action's update. The chat
+messages sent and received in the window are counted; the latency measured stays the
+actions'.
 
 ``--pin`` (the default on a machine with two or more cores) puts the server on core 0 and the
 client processes on the other cores, so the two do not steal from each other and the server's
@@ -62,6 +69,8 @@ TARGET_TABLES, TARGET_P99_MS = 500, 100.0
 #: After the window, how long to wait for the broadcasts of the last actions sent in it.
 DRAIN_SECONDS = 3.0
 HTTP_CONCURRENCY = 8
+#: The quick phrases the simulated players use (dudo.server.chat.PHRASES).
+CHAT_PHRASES = ("dudo", "nice_bluff", "good_game", "good_luck", "laugh", "clap", "think")
 CONNECT_CONCURRENCY = 64
 
 # In the server process, under DUDO_BENCH_PROFILE: cProfile on at SIGUSR1, off and saved at
@@ -101,6 +110,7 @@ class Plan:
     compression: bool
     uvloop: bool
     seed: int
+    chat_every: float = 0.0  # seconds between one seat's chat messages (0: no chat)
 
 
 @dataclass
@@ -113,6 +123,8 @@ class Outcome:
     lost: int = 0  # of those, not seen by all four seats by the end of the drain
     refused: int = 0  # of those, answered by an error frame
     games_finished: int = 0
+    chat_sent: int = 0  # chat messages sent in the window
+    chat_received: int = 0  # chat frames received in the window
     active_tables: int = 0  # tables that played at least one action in the window
     errors: Counter[str] = field(default_factory=Counter)
 
@@ -243,6 +255,11 @@ class Simulation:
         kind = message.get("type")
         if kind == "update":
             self.update(player, message)
+        elif kind == "chat":
+            if self.window[0] <= time.perf_counter() <= self.window[1]:
+                self.outcome.chat_received += 1
+        elif kind == "error" and message.get("for") == "chat":
+            self.outcome.errors[f"ws chat {message.get('code')}"] += 1
         elif kind == "error":
             self.outcome.errors[f"ws {message.get('code')}"] += 1
             table = player.table
@@ -310,6 +327,23 @@ class Simulation:
     def start(self, table: SimTable) -> None:
         self.spawn(self.host_command(table, "start"))
 
+    async def chatter(self, player: Player) -> None:
+        """One seat's chat: a message every ``chat_every`` seconds (±20 %) until the end."""
+        every = self.plan.chat_every
+        await asyncio.sleep(self.rng.uniform(0.0, every))
+        said = 0
+        while not self.stopping:
+            frame: dict[str, Any] = (
+                {"type": "chat", "phrase": self.rng.choice(CHAT_PHRASES)}
+                if said % 2 == 0
+                else {"type": "chat", "text": f"round {said}: ¿quién tiene los ases? 😂"}
+            )
+            said += 1
+            if self.window[0] <= time.perf_counter() <= self.window[1]:
+                self.outcome.chat_sent += 1
+            await self.send(player, json.dumps(frame))
+            await asyncio.sleep(every * self.rng.uniform(0.8, 1.2))
+
     def rematch(self, table: SimTable) -> None:
         if not self.stopping:
             self.spawn(self.host_command(table, "rematch"))
@@ -328,6 +362,10 @@ class Simulation:
         for table, number in zip(self.tables, self.table_numbers, strict=True):
             at = start + plan.ramp * number / max(1, plan.tables)
             loop.call_at(loop.time() + max(0.0, at - time.perf_counter()), self.start, table)
+        if plan.chat_every > 0:
+            for table in self.tables:
+                for player in table.players:
+                    self.spawn(self.chatter(player))
         await asyncio.sleep(max(0.0, self.window[1] - time.perf_counter()))
         self.stopping = True
         drain_end = time.perf_counter() + DRAIN_SECONDS
@@ -551,6 +589,12 @@ def main() -> None:
         help="where the fresh data folder is made (default: the system temp folder)",
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
+    parser.add_argument(
+        "--chat-every",
+        type=float,
+        default=0.0,
+        help="seconds between one seat's chat messages, ±20%% (default 0: no chat)",
+    )
     args = parser.parse_args()
 
     if not 1 <= args.tables <= MAX_TABLES:
@@ -563,6 +607,8 @@ def main() -> None:
         parser.error("--think: from 0.05 to 10 seconds")
     if not 1 <= args.procs <= MAX_PROCS:
         parser.error(f"--procs: from 1 to {MAX_PROCS}")
+    if args.chat_every and not 2.0 <= args.chat_every <= 600.0:
+        parser.error("--chat-every: 0 (no chat) or from 2 to 600 seconds")
     ramp = args.warmup / 2 if args.ramp is None else args.ramp
     if not 0.0 <= ramp <= max(args.warmup, 0.0):
         parser.error("--ramp: from 0 to the warm-up")
@@ -593,6 +639,7 @@ def main() -> None:
         args.compression,
         uvloop_ok,
         args.seed,
+        args.chat_every,
     )
     with tempfile.TemporaryDirectory(prefix="dudo-load-", dir=args.data_root) as data_dir:
         server = start_server(port, Path(data_dir), profile)
@@ -716,6 +763,13 @@ def report(
         f"{mean:>7.1f} {cpu['server'] * 100:>9.0f}% {cpu['clients'] * 100:>9.0f}% "
         f"{cpu['machine'] * 100:>6.0f}% {others * 100:>5.0f}% {games:>5} {n_errors:>6}"
     )
+    if plan.chat_every > 0:
+        chat_sent = sum(o.chat_sent for o in outcomes)
+        chat_received = sum(o.chat_received for o in outcomes)
+        print(
+            f"chat: every seat every {plan.chat_every:g} s ±20%: {chat_sent / plan.duration:.1f} "
+            f"messages/s sent, {chat_received / plan.duration:.1f} chat frames/s received"
+        )
     if n_errors or refused:
         detail = ", ".join(f"{k}: {v}" for k, v in sorted(errors.items()))
         print(f"errors: {detail or 'none'}; lost (not seen by all 4 seats): {lost}")

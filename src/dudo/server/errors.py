@@ -84,6 +84,14 @@ class ErrorCode(StrEnum):
     BAD_MESSAGE = "bad_message"
     TOO_LARGE = "too_large"
     RATE_LIMITED = "rate_limited"  # count (seconds to wait; not for frames over the rate)
+    # Chat (WebSocket; refusals carry ``for: "chat"``).
+    CHAT_OFF = "chat_off"
+    CHAT_EMPTY = "chat_empty"
+    CHAT_CONTROL = "chat_control"
+    CHAT_TOO_LONG = "chat_too_long"  # count (the most characters)
+    CHAT_RATE = "chat_rate"  # count (seconds to wait)
+    CHAT_UNKNOWN_PHRASE = "chat_unknown_phrase"  # phrase
+    CHAT_TEXT_OR_PHRASE = "chat_text_or_phrase"
     # Finished games, cups and the rest of HTTP.
     NO_FINISHED_GAME = "no_finished_game"  # id
     BAD_LIMIT = "bad_limit"

@@ -13,6 +13,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
 from dudo.engine.errors import DudoError
+from dudo.server.chat import say
 from dudo.server.deps import client_address, find_table
 from dudo.server.errors import ErrorCode, Refused, reason_json
 from dudo.server.hints import HINT_FRAMES, answer_hint
@@ -239,6 +240,7 @@ def welcome(table: Table, connection: Connection, hello: dict[str, Any]) -> bool
     )
     table.connected(connection)
     table.send_update(connection)
+    connection.send(table.chat.history(connection, table.playing_now()))
     return True
 
 
@@ -296,6 +298,11 @@ async def handle(table: Table, connection: Connection, frame: dict[str, Any]) ->
             await table.set_client_seed(seat, frame["seed"])
         elif kind == "take_back":
             await table.take_back(seat)
+        elif kind == "chat":
+            try:
+                await say(table, connection, frame)
+            except Refused as exc:
+                connection.refuse(exc, kind)  # ``for``: the chat panel shows it
         elif kind in HINT_FRAMES:
             try:
                 connection.send(dumps(await answer_hint(table, seat, frame)))

@@ -25,7 +25,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -114,6 +114,33 @@ fair_table = sa.Table(
     sa.Column("seeds", sa.Text, nullable=True),  # JSON: the client seeds, in player order
 )
 
+#: Table chat (:mod:`dudo.server.chat`): each message with its game (0: before the first) and
+#: the number of actions played when it was said, so the replay shows it at that moment.
+chat_table = sa.Table(
+    "chat",
+    metadata,
+    sa.Column("code", sa.String(16), primary_key=True),
+    sa.Column("game", sa.Integer, primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("turn", sa.Integer, nullable=False),
+    sa.Column("channel", sa.String(16), nullable=False),  # players | spectators
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("text", sa.String(256), nullable=True),
+    sa.Column("phrase", sa.String(32), nullable=True),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+chat_settings_table = sa.Table(
+    "chat_settings",
+    metadata,
+    sa.Column("code", sa.String(16), primary_key=True),
+    sa.Column("off", sa.Boolean, nullable=False, server_default=sa.false()),
+)
+
+#: How many of a table's latest messages a table loaded from the store brings back.
+CHAT_RECENT = 50
+
 _INSERT_ACTION = actions_table.insert()
 
 sa.Index("games_finished", games_table.c.finished)
@@ -121,6 +148,7 @@ sa.Index("games_code", games_table.c.code)
 sa.Index("tables_status", tables_table.c.status)
 sa.Index("cups_updated", cups_table.c.updated)
 sa.Index("fair_dice_code", fair_table.c.code)
+sa.Index("chat_game", chat_table.c.game, chat_table.c.seq)
 
 log = logging.getLogger("dudo.server")
 
@@ -228,6 +256,9 @@ class StoredTable:
     public: bool = False
     #: The secret drawn for the table's next game (None: none stored yet).
     next_secret: bytes | None = None
+    #: The host turned the table's chat off; its latest messages, oldest first.
+    chat_off: bool = False
+    chat: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Store:
@@ -573,6 +604,46 @@ class Store:
             meta.pop("table", None)
         return record
 
+    # ---------------------------------------------------------------------------- chat
+
+    def add_chat(self, code: str, message: dict[str, Any]) -> None:
+        """Keep one chat message (the fields of :meth:`dudo.server.chat.Message.to_json`)."""
+        with self.engine.begin() as c:
+            c.execute(
+                chat_table.insert().values(
+                    code=code,
+                    game=message["game"] or 0,
+                    seq=message["seq"],
+                    turn=message["turn"],
+                    channel=message["channel"],
+                    seat=message["seat"],
+                    name=message["name"],
+                    text=message["text"],
+                    phrase=message["phrase"],
+                    at=message["at"],
+                )
+            )
+
+    def set_chat_off(self, code: str, off: bool) -> None:
+        with self.engine.begin() as c:
+            done = c.execute(
+                chat_settings_table.update()
+                .where(chat_settings_table.c.code == code)
+                .values(off=off)
+            )
+            if not done.rowcount:
+                c.execute(chat_settings_table.insert().values(code=code, off=off))
+            _touch(c, code)
+
+    def game_chat(self, game_id: int) -> list[dict[str, Any]]:
+        """Every message said during a game and after it, in order (the game is over: the
+        spectators' messages too)."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(chat_table).where(chat_table.c.game == game_id).order_by(chat_table.c.seq)
+            ).all()
+        return [_chat_json(row) for row in rows]
+
     # ---------------------------------------------------------------------------- cups
 
     def create_cup(self, cup_id: str, token: str, state: dict[str, Any]) -> None:
@@ -660,7 +731,35 @@ def _stored_table(c: Connection, row: Any) -> StoredTable:
         row.host,
         bool(row.public),
         _next_secret(c, row.code),
+        *_stored_chat(c, row.code),
     )
+
+
+def _chat_json(row: Any) -> dict[str, Any]:
+    return {
+        "game": row.game or None,
+        "seq": row.seq,
+        "turn": row.turn,
+        "channel": row.channel,
+        "seat": row.seat,
+        "name": row.name,
+        "text": row.text,
+        "phrase": row.phrase,
+        "at": row.at,
+    }
+
+
+def _stored_chat(c: Connection, code: str) -> tuple[bool, list[dict[str, Any]]]:
+    off = c.execute(
+        sa.select(chat_settings_table.c.off).where(chat_settings_table.c.code == code)
+    ).scalar()
+    rows = c.execute(
+        sa.select(chat_table)
+        .where(chat_table.c.code == code)
+        .order_by(chat_table.c.at.desc(), chat_table.c.seq.desc())
+        .limit(CHAT_RECENT)
+    ).all()
+    return bool(off), [_chat_json(row) for row in reversed(rows)]
 
 
 def _seat_values(seat: StoredSeat) -> dict[str, Any]:

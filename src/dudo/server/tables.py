@@ -33,6 +33,8 @@ from dudo.engine.game import Game
 from dudo.engine.rules import DEFAULT_PRESET, PRESETS, Rules, from_mapping
 from dudo.notation import parse_action
 from dudo.records import PlayerInfo, record_of
+from dudo.server.chat import Chat
+from dudo.server.chat import game_over as chat_game_over
 from dudo.server.errors import ErrorCode, Refused
 from dudo.server.errors import ErrorCode as E
 from dudo.server.learner import Learner
@@ -371,6 +373,7 @@ class Table:
         #: the game (None: no countdown runs).
         self.fill_at: float | None = None
         self._fill: asyncio.TimerHandle | None = None
+        self.chat = Chat()
 
     # ------------------------------------------------------------------ identities
 
@@ -415,6 +418,10 @@ class Table:
             return None
         return self.players.index(seat.seat) if seat.seat in self.players else None
 
+    def playing_now(self) -> bool:
+        """A game is being played (spectators' chat does not reach the players)."""
+        return self.status is TableStatus.PLAYING
+
     def present(self, seat: Seat) -> bool:
         """Someone is connected to this seat right now."""
         return bool(self.seat_clients.get(seat.seat))
@@ -458,6 +465,7 @@ class Table:
             "public": self.public,
             "fill_deadline": None if self.fill_at is None else int(self.fill_at * 1000),
             "fair": self.fair_json(),
+            "chat": not self.chat.off,
         }
 
     def fair_json(self) -> dict[str, Any]:
@@ -1091,6 +1099,7 @@ class Table:
             meta["fair"] = self.seed.to_json(reveal=True)
         record = record_of(game, infos, meta=meta, preset=self.preset)
         self.status = TableStatus.OVER
+        chat_game_over(self)
         for seat in self.seats:
             self._cancel_grace(seat)
             seat.autoplay = False
@@ -1471,6 +1480,7 @@ class Table:
             hall, stored.code, stored.preset, stored.options, settings, seats, host=stored.host
         )
         table.public = stored.public
+        table.chat = Chat(stored.chat_off, stored.chat)
         if table.host is not None:
             table._host_left()  # nobody is connected yet: the host's absence counts from now
         table.next_secret = stored.next_secret

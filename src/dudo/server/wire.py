@@ -157,6 +157,8 @@ _FRAME_FIELDS: dict[str, dict[str, _Field]] = {
     "suggest": {},
     "review": {},
     "seed": {"seed": _Field((str,), longest=64)},
+    # The text's length after normalizing is checked by the chat (dudo.server.chat).
+    "chat": {"text": _Field((str,), longest=1000), "phrase": _Field((str,), longest=32)},
 }
 _REQUIRED: dict[str, frozenset[str]] = {
     "hello": frozenset(),
@@ -169,6 +171,7 @@ _REQUIRED: dict[str, frozenset[str]] = {
     "suggest": frozenset(),
     "review": frozenset(),
     "seed": frozenset({"seed"}),
+    "chat": frozenset(),
 }
 
 

@@ -1,6 +1,6 @@
 // replay.js — step-by-step replay of a finished game (GET /games/<id>), every die shown.
 // Data: GET /api/games/<id>/replay → {record, start: {events, state}, steps: [{player,
-// action, events, state}]}; `state` is the spectator view plus `hands` (every player's dice).
+// action, events, state}], chat: [message]}; `state` is the spectator view plus `hands` (every player's dice).
 //
 // Test hooks:
 //   main#replay-main  data-state (loading | ready | missing), data-step (0 = the start),
@@ -14,6 +14,7 @@
 //   #replay-hands     li[data-player][data-to-move] with .rname, .rcount (data-count) and
 //                     .dice > .die[data-face]
 //   #replay-round, #replay-standing, #lang-select, #toast
+//   #replay-chat      the game's chat up to this step: see replaychat.js
 //   The step is kept in the URL hash (#step=12).
 //   #replay-fair: the fair-dice check (fair.js).
 
@@ -23,6 +24,7 @@ import { bidNode, dieEl, renderDice } from "/static/dice.js";
 import { checkFairCard, renderFairCard } from "/static/fair.js";
 import { actionText, callWord, onLangChange, parseBid, t, wordError } from "/static/i18n.js";
 import { countsForReveal, narrateEvent } from "/static/narrate.js";
+import { renderReplayChat } from "/static/replaychat.js";
 import { el, startPage } from "/static/ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -157,6 +159,7 @@ function render() {
       ),
     );
   }
+  renderReplayChat(data.chat, step, last);
   if (location.hash !== `#step=${step}`) history.replaceState(null, "", `#step=${step}`);
 }
 

@@ -46,6 +46,7 @@
 //            (/games/<id>), #rematch-button (host), #rematch-wait; the people, their score
 //            and Ready/Leave: see people.js. Lobby: #leave-table. Avatars: see avatar.js.
 //   Hints:   #lobby-hints; #learner and #learner-review (in #game-over): see learner.js
+//   Chat:    details#chat (beside the feed in a game, after the lobby before one): see chat.js
 //   Feed:    #events > li[data-seq][data-type] (aria-live)
 //   Other:   #toast (server error frames, data-kind), #lang-select
 
@@ -66,6 +67,7 @@ import {
 } from "/static/i18n.js";
 import { showFillClock } from "/static/fillclock.js";
 import { fairReconnected, renderFairLine, sendClientSeed } from "/static/fair.js";
+import { chatFrame, chatRender } from "/static/chat.js";
 import { learnerBid, learnerFrame, learnerRender } from "/static/learner.js";
 import { countsForReveal, handName, narrateEvent } from "/static/narrate.js";
 import { avatar } from "/static/avatar.js";
@@ -262,7 +264,12 @@ function onFrame(frame) {
     case "review":
       learnerFrame(frame);
       break;
+    case "chat":
+    case "chat_history":
+      chatFrame(frame);
+      break;
     case "error":
+      if (frame.for === "chat" && chatFrame(frame)) break; // shown in the chat panel
       if (frame.for && learnerFrame(frame)) break; // a hint refused: the learner panel's
       clearPending();
       if (!typedRefused(frame)) toast(wordError(frame), "error");
@@ -421,6 +428,7 @@ function render() {
   renderReveal();
   renderTurnCues();
   learnerRender({ table: S.table, view: S.view, game: S.game, seat: S.seat, send: (f) => !!socket?.send(f) });
+  chatRender({ table: S.table, seat: S.seat, host: S.host, inGame: game, token: S.token, send: (f) => !!socket?.send(f) });
 }
 
 function pageTitle() {

@@ -136,6 +136,17 @@ async def game_replay(
     accept_encoding: Annotated[str | None, Header()] = None,
 ) -> Response:
     replay = await replays.replay(hall, game_id)
+    # The chat is read afresh (people talk on after a game) and joined to the cached replay
+    # in place of its last field, an empty "chat".
+    chat = await hall.answer(hall.store.game_chat, game_id)
+    if chat and replay.json.endswith(b'"chat":[]}'):
+        # '"chat":[]}' becomes '"chat":[…]}'.
+        body = replay.json[: -len(b'"chat":[]}')] + dumps({"chat": chat}).encode()[1:]
+        if accepts_gzip(accept_encoding):
+            zipped = await asyncio.to_thread(gzip.compress, body, 6)
+            headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
+            return Response(zipped, media_type="application/json", headers=headers)
+        return Response(body, media_type="application/json", headers={"Vary": "Accept-Encoding"})
     if accepts_gzip(accept_encoding):
         headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
         return Response(replay.gzipped, media_type="application/json", headers=headers)
@@ -171,4 +182,5 @@ def replay_json(data: dict[str, Any]) -> dict[str, Any]:
                 "state": state(),
             }
         )
-    return {"record": data, "start": start, "steps": out_steps}
+    # Last, and empty here: the route puts the game's chat in its place (see game_replay).
+    return {"record": data, "start": start, "steps": out_steps, "chat": []}

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from dudo.engine.rules import DEFAULT_PRESET
+from dudo.server.chat import set_on as set_chat_on
 from dudo.server.deps import (
     AuthorizationHeader,
     HallDep,
@@ -52,6 +53,11 @@ class JoinTable(BaseModel):
 class AddBot(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"level": "easy"}]})
     level: str = Field(default="easy", max_length=40)
+
+
+class ChatSwitch(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"on": False}]})
+    on: StrictBool
 
 
 class Ready(BaseModel):
@@ -113,6 +119,13 @@ async def start(table: HostTableDep) -> dict[str, Any]:
 @router.post("/api/tables/{code}/rematch")
 async def rematch(table: HostTableDep) -> dict[str, Any]:
     await table.rematch()
+    return table.to_json()
+
+
+@router.post("/api/tables/{code}/chat")
+async def chat_switch(table: HostTableDep, body: ChatSwitch) -> dict[str, Any]:
+    """The host turns the table's chat on or off (everyone sees it in the table)."""
+    await set_chat_on(table, body.on)
     return table.to_json()
 
 
