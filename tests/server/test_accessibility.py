@@ -136,8 +136,12 @@ def test_axe_finds_nothing_serious_on_any_page(
                 page.click("#bid-send")
         page.wait_for_timeout(200)
     # Measured once the staged reveal has come to rest: mid-animation the verdict is still
-    # fading in, and its contrast is not yet what anyone reads.
-    expect(reveal).to_have_attribute("data-stage", "done", timeout=15_000)
+    # fading in, and its contrast is not yet what anyone reads. Skipping is what a reader in
+    # a hurry does, and it brings the reveal to rest at once.
+    skip = page.locator("#reveal-skip")
+    if skip.is_visible():
+        skip.click()
+    expect(reveal).to_have_attribute("data-stage", "done")
     page.wait_for_timeout(400)
     found["the reveal"] = serious_problems(page) + contrast_over_gradients(page)
     page.context.close()
