@@ -73,7 +73,7 @@ def create_table(page: Page, server: LiveServer) -> str:
         rows.last.locator("button.bot-remove").click()
     rows.first.locator("select.bot-level").select_option("easy")
     page.click("#create-button")
-    page.wait_for_url("**/t/*")
+    page.wait_for_url("**/t/*", timeout=30_000)  # a loaded machine: creating writes the table
     expect(page.locator("main#table-main")).to_have_attribute("data-status", "lobby")
     return page.locator("#table-code").inner_text().strip()
 
