@@ -21,7 +21,7 @@ from dudo.server import play, security
 from dudo.server.deps import client_address
 from dudo.server.errors import ErrorCode, Refused, http_code, http_detail, validation_detail
 from dudo.server.limits import Guard, Limits, RateLimited
-from dudo.server.routes import cups, games, pages, tables, words
+from dudo.server.routes import cups, games, pages, players, tables, words
 from dudo.server.routes.pages import WEB_DIR
 from dudo.server.storage import Store
 from dudo.server.tables import Hall
@@ -225,6 +225,7 @@ def create_app(
     app.include_router(tables.router)
     app.include_router(games.router)
     app.include_router(cups.router)
+    app.include_router(players.router)
     app.include_router(play.router)
     app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
     return app

@@ -81,6 +81,14 @@ class ErrorCode(StrEnum):
     BAD_MESSAGE = "bad_message"
     TOO_LARGE = "too_large"
     RATE_LIMITED = "rate_limited"  # count (seconds to wait; not for frames over the rate)
+    # Players.
+    PLAYER_KEY_NEEDED = "player_key_needed"
+    PLAYER_NAME_TAKEN = "player_name_taken"  # name
+    NO_PLAYER = "no_player"
+    BAD_PLAYER_CODE = "bad_player_code"
+    WRONG_LOGIN = "wrong_login"
+    PASSWORD_TOO_SHORT = "password_too_short"  # count (the fewest characters)
+    PASSWORD_TOO_LONG = "password_too_long"  # count (the most characters)
     # Finished games, cups and the rest of HTTP.
     NO_FINISHED_GAME = "no_finished_game"  # id
     BAD_LIMIT = "bad_limit"
