@@ -338,6 +338,22 @@ function wire(dialog) {
   );
 }
 
+/** A head and shoulders, in the text's gold. */
+function personIcon() {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  for (const [k, v] of Object.entries({ class: "you-icon", viewBox: "0 0 20 20", width: "20", height: "20", "aria-hidden": "true" })) {
+    svg.setAttribute(k, v);
+  }
+  const head = document.createElementNS(ns, "circle");
+  for (const [k, v] of Object.entries({ cx: "10", cy: "6.5", r: "4", fill: "currentColor" })) head.setAttribute(k, v);
+  const body = document.createElementNS(ns, "path");
+  body.setAttribute("d", "M2.5 19c0-4.2 3.4-7 7.5-7s7.5 2.8 7.5 7z");
+  body.setAttribute("fill", "currentColor");
+  svg.append(head, body);
+  return svg;
+}
+
 function mount() {
   const bar = document.querySelector(".topbar");
   if (!bar || $("you-button")) return;
@@ -346,7 +362,7 @@ function mount() {
   const open = el(
     "button",
     { id: "you-button", type: "button", class: "you-button", "aria-haspopup": "dialog" },
-    el("span", { class: "you-icon", "aria-hidden": "true" }, "●"),
+    personIcon(),
     el("span", { class: "sr-only", "data-i18n": "player.you" }, t("player.you")),
     el("span", { id: "you-button-name", class: "you-name" }),
   );
