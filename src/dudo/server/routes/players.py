@@ -4,6 +4,7 @@ shows a name and nothing else."""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from dataclasses import dataclass
@@ -149,7 +150,8 @@ async def rename(me: MeDep, body: Rename, hall: HallDep) -> dict[str, Any]:
 async def set_password(me: MeDep, body: Password, hall: HallDep) -> dict[str, Any]:
     """Set (or change) the password that signs this player in anywhere with their name."""
     password = P.check_password(body.password)
-    hashed, sealed = P.password_secrets(password, me.key)
+    # argon2id is slow on purpose: off the event loop, so live tables do not wait for it.
+    hashed, sealed = await asyncio.to_thread(P.password_secrets, password, me.key)
     await hall.answer(hall.store.set_password, me.id, hashed, sealed)
     me.player.has_password = True
     return P.profile(me.player)
@@ -162,7 +164,11 @@ async def login(body: Login, hall: HallDep, request: Request) -> dict[str, Any]:
     address = client_address(request)
     guard.claims.check(address)
     found = await hall.answer(hall.store.password_of, name_key(" ".join(body.name.split())))
-    key = None if found is None else P.key_by_password(body.password, found[1], found[2])
+    key = (
+        None
+        if found is None
+        else await asyncio.to_thread(P.key_by_password, body.password, found[1], found[2])
+    )
     if found is None or key is None:
         guard.claims.spend(address)
         raise Refused(E.WRONG_LOGIN, "no player has this name and password", 401)
@@ -181,7 +187,7 @@ async def new_code(me: MeDep, hall: HallDep, request: Request) -> dict[str, Any]
     guard.codes.spend(client_address(request))
     guard.player_codes.spend(me.id)
     code = P.new_code()
-    code_hash, sealer = P.code_secrets(code)
+    code_hash, sealer = await asyncio.to_thread(P.code_secrets, code)
     expires = P.expires_at()
     await hall.answer(hall.store.add_code, code_hash, me.id, P.seal(me.key, sealer), expires)
     return {"code": code, "expires": expires, "seconds": P.CODE_SECONDS}
@@ -197,7 +203,7 @@ async def claim(body: Claim, hall: HallDep, request: Request) -> dict[str, Any]:
     code = P.clean_code(body.code)
     key = None
     if code is not None:
-        code_hash, sealer = P.code_secrets(code)
+        code_hash, sealer = await asyncio.to_thread(P.code_secrets, code)
         found = await hall.answer(hall.store.take_code, code_hash)
         key = None if found is None else P.unseal(found[1], sealer)
     player = None if key is None else await hall.answer(hall.store.player_by_key, P.key_hash(key))
