@@ -194,7 +194,7 @@ def test_a_player_renames_exports_and_deletes_and_their_games_stay(
         assert isinstance(exported["games"][0]["won"], bool)
         assert ana["key"] not in json.dumps(exported) and "hash" not in json.dumps(exported)
 
-        assert "Ana" in http.get(f"/api/games/{game}").text  # its replay is built and kept
+        assert "Ana" in http.get(f"/api/games/{game}/replay").text  # its replay is built and kept
         assert http.delete("/api/players/me", headers=as_player(ana["key"])).status_code == 200
         refused(
             http.get("/api/players/me", headers=as_player(ana["key"])), 401, "player_key_needed"
@@ -203,7 +203,7 @@ def test_a_player_renames_exports_and_deletes_and_their_games_stay(
         # The game stays, its seat named as a deleted player (null, worded by the client).
         listed = next(g for g in http.get("/api/games").json()["games"] if g["id"] == game)
         assert listed["players"][0] is None and listed["deleted"] == [0], listed
-        replay = http.get(f"/api/games/{game}").json()
+        replay = http.get(f"/api/games/{game}/replay").json()
         assert "Ana" not in json.dumps(replay), "the deleted player's name is gone from the replay"
         record = http.get(f"/api/games/{game}/record").json()
         assert "Ana" not in json.dumps(record) and record["meta"]["deleted"] == [0]
