@@ -259,6 +259,8 @@ def test_a_one_time_code_moves_a_player_once(live_server: ServerFactory) -> None
         seat = http.post(f"/api/tables/{created['code']}/seat", headers=as_player(other["key"]))
         assert seat.json()["seat"] == 0 and seat.json()["token"] == created["token"]
         # Joining again with the player key gives the same seat, not a second one.
+        mine = http.get("/api/players/me/tables", headers=as_player(other["key"])).json()
+        assert mine == {"tables": [{"code": created["code"], "seat": 0}]}
         again = http.post(
             f"/api/tables/{created['code']}/join",
             json={"name": "Ana2"},
@@ -385,17 +387,28 @@ def test_a_player_moves_to_a_second_browser_with_a_code_and_takes_their_seat_bac
 
     b = open_page(browser, viewport, errors)
     b.add_init_script(f"localStorage.setItem('dudo.lang', '{lang}')")
-    b.goto(f"{server.url}/t/{code}")
-    expect(b.locator("main#table-main")).to_have_attribute("data-status", "lobby")
-    expect(b.locator("#start-button")).to_be_hidden()  # a new player: only watching
+    # On the phone B opens the table's link first; on the desktop B starts at the first page.
+    on_table = viewport == PHONE
+    if on_table:
+        b.goto(f"{server.url}/t/{code}")
+        expect(b.locator("main#table-main")).to_have_attribute("data-status", "lobby")
+        expect(b.locator("#start-button")).to_be_hidden()  # a new player: only watching
+    else:
+        b.goto(server.url + "/")
+        expect(b.locator("#my-tables")).to_be_hidden()
     b.click("#you-button")
     b.fill("#you-claim", "WRONG123")
     b.click("#you-claim-button")
     expect(b.locator("#you-error")).to_have_text(text["error.bad_player_code"])
     b.fill("#you-claim", one_time)
     b.click("#you-claim-button")
-    # The page reloads as the player and takes the seat back: B is the host and starts.
+    # The page reloads as the player, with the player's tables; the table takes the seat back:
+    # B is the host and starts.
     expect(b.locator("#you-button-name")).to_have_text(name)
+    if not on_table:
+        expect(b.locator("#my-tables-list a.table-link")).to_have_text(code)
+        b.screenshot(path=str(shots / f"player-my-tables-{lang}-{size}.png"))
+        b.click("#my-tables-list a.table-link")
     expect(b.locator("#start-button")).to_be_visible()
     b.screenshot(path=str(shots / f"player-seat-back-{lang}-{size}.png"))
     b.click("#start-button")

@@ -662,6 +662,21 @@ class Store:
                 return None
             return str(row.player), str(row.key_sealed)
 
+    def player_tables(self, player_id: str) -> list[dict[str, Any]]:
+        """The tables (not closed) where the player has a seat as a person: code and seat."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(seats_table.c.code, seats_table.c.seat)
+                .join(tables_table, tables_table.c.code == seats_table.c.code)
+                .where(
+                    seats_table.c.player_id == player_id,
+                    seats_table.c.kind == "human",
+                    tables_table.c.status != "closed",
+                )
+                .order_by(tables_table.c.created)
+            ).all()
+        return [{"code": row.code, "seat": row.seat} for row in rows]
+
     def player_games(self, player_id: str) -> list[dict[str, Any]]:
         """The games the player sat in (finished or not), oldest first, with their seat and
         player number."""

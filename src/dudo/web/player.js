@@ -263,13 +263,23 @@ async function download() {
   say(t("player.exported"));
 }
 
-/** A key received for this player (a code, a sign-in): seats are the player's from now on, so
- * a table page reloads to take its seat. */
-function arrived(answer) {
+/** A key received for this player (a code, a sign-in): the player's seats come to this
+ * browser (their tokens, so "Your tables" lists them), and the page reloads to show them. */
+async function arrived(answer) {
+  store("dudo.name", answer.name); // the name forms follow the player now here
   keep(answer);
   render();
   say(t("player.welcome", { name: answer.name }));
-  if (location.pathname.startsWith("/t/")) setTimeout(() => location.reload(), 600);
+  try {
+    const { tables } = await api("/api/players/me/tables");
+    for (const { code } of tables) {
+      const seat = await api(`/api/tables/${encodeURIComponent(code)}/seat`, { method: "POST" });
+      if (seat.token) saveSeatToken(seat.code, seat.token);
+    }
+  } catch {
+    /* a table page still takes its seat back when opened */
+  }
+  setTimeout(() => location.reload(), 600);
 }
 
 function wire(dialog) {
@@ -281,7 +291,9 @@ function wire(dialog) {
   $("you-rename-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     attempt(async () => {
+      const before = me?.name;
       me = await api("/api/players/me", { method: "PATCH", body: { name: $("you-name").value } });
+      if (remembered("dudo.name") === before) store("dudo.name", me.name);
       store(NAME, me.name);
       render();
       say(t("player.renamed", { name: me.name }));
@@ -293,7 +305,7 @@ function wire(dialog) {
     attempt(async () => {
       const answer = await api("/api/players/claim", { method: "POST", body: { code: $("you-claim").value } });
       $("you-claim").value = "";
-      arrived(answer);
+      await arrived(answer);
     });
   });
   $("you-password-form").addEventListener("submit", (ev) => {
@@ -313,7 +325,7 @@ function wire(dialog) {
         body: { name: $("you-login-name").value, password: $("you-login-password").value },
       });
       $("you-login-password").value = "";
-      arrived(answer);
+      await arrived(answer);
     });
   });
   $("you-export").addEventListener("click", () => attempt(download));

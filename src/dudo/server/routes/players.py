@@ -217,6 +217,13 @@ async def claim(body: Claim, hall: HallDep, request: Request) -> dict[str, Any]:
     return {"id": player.id, "name": player.name, "key": key}
 
 
+@router.get("/api/players/me/tables")
+async def my_tables(me: MeDep, hall: HallDep) -> dict[str, Any]:
+    """The tables where the player has a seat (not closed): ``{"tables": [{"code", "seat"}]}``;
+    a new device takes each seat with ``POST /api/tables/{code}/seat``."""
+    return {"tables": await hall.answer(hall.store.player_tables, me.id)}
+
+
 @router.get("/api/players/me/export")
 async def export(me: MeDep, hall: HallDep) -> dict[str, Any]:
     """Everything the server keeps about the player, as JSON."""
