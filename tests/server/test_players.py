@@ -368,8 +368,10 @@ def test_a_player_moves_to_a_second_browser_with_a_code_and_takes_their_seat_bac
     errors: list[str] = []
     a = open_page(browser, viewport, errors)
     a.add_init_script(f"localStorage.setItem('dudo.lang', '{lang}')")
-    code = create_table(a, server)
+    # The first visit makes the player (a person takes longer to fill the form than that).
+    a.goto(server.url + "/")
     expect(a.locator("#you-button-name")).not_to_be_empty()
+    code = create_table(a, server)
     name = a.locator("#you-button-name").inner_text()
     text = words(lang)
     a.click("#you-button")

@@ -46,8 +46,6 @@ function remembered(key) {
 function keep(answer) {
   store(KEY, answer.key);
   store(NAME, answer.name);
-  // The name forms (new table, join) start from the player's name.
-  if (!remembered("dudo.name")) store("dudo.name", answer.name);
   me = { id: answer.id, name: answer.name, password: !!answer.password };
 }
 
