@@ -157,6 +157,7 @@ function buildDialog() {
         field("you-password", "player.password_label", { type: "password", autocomplete: "new-password", maxlength: 128 }),
         button("you-password-button", "player.password_button", { type: "submit" }),
       ),
+      el("p", { class: "muted small you-login-intro", "data-i18n": "player.login_heading" }, t("player.login_heading")),
       el(
         "form",
         { id: "you-login-form", class: "you-row" },
