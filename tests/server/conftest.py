@@ -71,6 +71,7 @@ TEST_ARGS = limit_args(
     sockets_burst=100_000,
     sockets_per_address=100_000,
     lookups_burst=100_000,
+    players_burst=100_000,
 )
 
 #: The same limits for servers run in the test process (:func:`in_process`).

@@ -74,6 +74,7 @@ def test_every_route_static_file_and_error_carries_the_headers(
             "cup_id": cup["id"],
             "op": "roll",
             "lang": "en",
+            "player_id": "nobody",
         }
         auth = {"/api/cups": bearer(cup["token"]), "/api/tables": bearer(token)}
         app = create_app("sqlite://")

@@ -132,6 +132,8 @@ def test_migrations_run_on_an_existing_database(db_url: str) -> None:
             "fair_dice",
             "chat",
             "chat_settings",
+            "players",
+            "player_codes",
             "alembic_version",
         },
     )

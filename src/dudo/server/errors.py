@@ -92,6 +92,14 @@ class ErrorCode(StrEnum):
     CHAT_RATE = "chat_rate"  # count (seconds to wait)
     CHAT_UNKNOWN_PHRASE = "chat_unknown_phrase"  # phrase
     CHAT_TEXT_OR_PHRASE = "chat_text_or_phrase"
+    # Players.
+    PLAYER_KEY_NEEDED = "player_key_needed"
+    PLAYER_NAME_TAKEN = "player_name_taken"  # name
+    NO_PLAYER = "no_player"
+    BAD_PLAYER_CODE = "bad_player_code"
+    WRONG_LOGIN = "wrong_login"
+    PASSWORD_TOO_SHORT = "password_too_short"  # count (the fewest characters)
+    PASSWORD_TOO_LONG = "password_too_long"  # count (the most characters)
     # Finished games, cups and the rest of HTTP.
     NO_FINISHED_GAME = "no_finished_game"  # id
     BAD_LIMIT = "bad_limit"

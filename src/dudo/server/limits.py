@@ -47,6 +47,14 @@ class Limits:
     ``sockets_per_address``       200       WebSocket connections open at once per address
     ``lookups_burst``             20        unknown table codes an address may look up at once
     ``lookups_per_minute``        6         then this many a minute
+    ``players_burst``             20        players an address may create at once
+    ``players_per_minute``        6         then this many players a minute
+    ``codes_burst``               5         one-time codes an address, and a player, may ask
+                                            for at once
+    ``codes_per_minute``          2         then this many codes a minute
+    ``claims_burst``              10        wrong one-time codes and passwords an address may
+                                            send at once
+    ``claims_per_minute``         3         then this many a minute
     ``header_seconds``            10        seconds a client has to send a request's headers
     ``body_seconds``              20        seconds a client has to send a request's body
     ``connections_per_address``   256       HTTP connections open at once per address
@@ -89,6 +97,16 @@ class Limits:
     #: Unknown table codes looked up per address (HTTP and WebSocket): a few typos each.
     lookups_burst: float = 20.0
     lookups_per_minute: float = 6.0
+    #: Players created per address: a club's first visits at once, then one every 10 s.
+    players_burst: float = 20.0
+    players_per_minute: float = 6.0
+    #: One-time codes asked for, per address and per player: a person moves a device or two.
+    codes_burst: float = 5.0
+    codes_per_minute: float = 2.0
+    #: Wrong one-time codes and wrong passwords per address: a few typos, never a search (a
+    #: code has 31**8 values and lives 5 minutes).
+    claims_burst: float = 10.0
+    claims_per_minute: float = 3.0
     #: Seconds a client has to send a request's headers (a browser needs milliseconds).
     header_seconds: float = 10.0
     #: Seconds a client has to send a request's body (at most ``max_body`` bytes).
@@ -261,6 +279,22 @@ class Guard:
             "unknown table codes looked up",
             limits.lookups_burst,
             limits.lookups_per_minute,
+            clock=clock,
+        )
+        self.players = Buckets(
+            "players created", limits.players_burst, limits.players_per_minute, clock=clock
+        )
+        self.codes = Buckets(
+            "one-time codes asked for", limits.codes_burst, limits.codes_per_minute, clock=clock
+        )
+        #: The same limit per player, so many addresses do not make one player many codes.
+        self.player_codes = Buckets(
+            "one-time codes asked for", limits.codes_burst, limits.codes_per_minute, clock=clock
+        )
+        self.claims = Buckets(
+            "wrong codes and passwords",
+            limits.claims_burst,
+            limits.claims_per_minute,
             clock=clock,
         )
         self.open_sockets: dict[str, int] = {}

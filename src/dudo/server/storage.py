@@ -66,6 +66,8 @@ seats_table = sa.Table(
     sa.Column("ready", sa.Boolean, nullable=False, default=False, server_default=sa.false()),
     sa.Column("wins", sa.Integer, nullable=False, default=0, server_default="0"),
     sa.Column("played", sa.Integer, nullable=False, default=0, server_default="0"),
+    # The player who sits here (NULL: a seat taken without a player key, or a bot).
+    sa.Column("player_id", sa.String(32), nullable=True),
 )
 
 games_table = sa.Table(
@@ -140,6 +142,28 @@ chat_settings_table = sa.Table(
 
 #: How many of a table's latest messages a table loaded from the store brings back.
 CHAT_RECENT = 50
+
+players_table = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=True),  # NULL once deleted
+    sa.Column("name_key", sa.String(256), nullable=True, unique=True),
+    sa.Column("key_hash", sa.String(64), nullable=True, unique=True),
+    sa.Column("password_hash", sa.String(256), nullable=True),
+    sa.Column("key_sealed", sa.String(256), nullable=True),  # the key, sealed by the password
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("deleted", sa.Float, nullable=True),
+)
+
+player_codes_table = sa.Table(
+    "player_codes",
+    metadata,
+    sa.Column("code_hash", sa.String(64), primary_key=True),
+    sa.Column("player", sa.String(32), sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("key_sealed", sa.String(256), nullable=False),  # the key, sealed by the code
+    sa.Column("expires", sa.Float, nullable=False),
+)
 
 _INSERT_ACTION = actions_table.insert()
 
@@ -227,6 +251,15 @@ class StoredSeat:
     ready: bool = False
     wins: int = 0
     played: int = 0
+    player_id: str | None = None
+
+
+@dataclass
+class StoredPlayer:
+    id: str
+    name: str
+    created: float
+    has_password: bool
 
 
 @dataclass
@@ -585,6 +618,8 @@ class Store:
                     "finished": row.finished,
                     "players": names,
                     "winner": names[row.winner] if row.winner is not None else None,
+                    # Seats whose player deleted their account (their name is gone: null).
+                    "deleted": [i for i, p in enumerate(players) if p.get("deleted")],
                     "rounds": row.rounds,
                     "preset": row.preset,
                 }
@@ -643,6 +678,210 @@ class Store:
                 sa.select(chat_table).where(chat_table.c.game == game_id).order_by(chat_table.c.seq)
             ).all()
         return [_chat_json(row) for row in rows]
+
+    # ------------------------------------------------------------------------- players
+
+    def create_player(self, player_id: str, name: str, name_key: str, key_hash: str) -> bool:
+        """A new player; False (nothing stored) when another player has the name."""
+        try:
+            with self.engine.begin() as c:
+                c.execute(
+                    players_table.insert().values(
+                        id=player_id,
+                        name=name,
+                        name_key=name_key,
+                        key_hash=key_hash,
+                        created=time.time(),
+                    )
+                )
+        except sa.exc.IntegrityError:
+            return False
+        return True
+
+    def player_by_key(self, key_hash: str) -> StoredPlayer | None:
+        """The (not deleted) player whose key has this hash."""
+        with self.engine.connect() as c:
+            row = c.execute(
+                sa.select(players_table).where(
+                    players_table.c.key_hash == key_hash, players_table.c.deleted.is_(None)
+                )
+            ).first()
+        return None if row is None else _stored_player(row)
+
+    def player(self, player_id: str) -> StoredPlayer | None:
+        with self.engine.connect() as c:
+            row = c.execute(
+                sa.select(players_table).where(
+                    players_table.c.id == player_id, players_table.c.deleted.is_(None)
+                )
+            ).first()
+        return None if row is None else _stored_player(row)
+
+    def rename_player(self, player_id: str, name: str, name_key: str) -> bool:
+        """False (nothing changed) when another player has the name."""
+        try:
+            with self.engine.begin() as c:
+                c.execute(
+                    players_table.update()
+                    .where(players_table.c.id == player_id)
+                    .values(name=name, name_key=name_key)
+                )
+        except sa.exc.IntegrityError:
+            return False
+        return True
+
+    def set_password(self, player_id: str, password_hash: str, key_sealed: str) -> None:
+        with self.engine.begin() as c:
+            c.execute(
+                players_table.update()
+                .where(players_table.c.id == player_id)
+                .values(password_hash=password_hash, key_sealed=key_sealed)
+            )
+
+    def password_of(self, name_key: str) -> tuple[str, str, str] | None:
+        """(player id, password hash, sealed key) of the player with this name and a password."""
+        with self.engine.connect() as c:
+            row = c.execute(
+                sa.select(
+                    players_table.c.id, players_table.c.password_hash, players_table.c.key_sealed
+                ).where(
+                    players_table.c.name_key == name_key,
+                    players_table.c.deleted.is_(None),
+                    players_table.c.password_hash.is_not(None),
+                )
+            ).first()
+        if row is None or row.key_sealed is None:
+            return None
+        return str(row.id), str(row.password_hash), str(row.key_sealed)
+
+    def add_code(self, code_hash: str, player_id: str, key_sealed: str, expires: float) -> None:
+        """A one-time code for the player; any code of theirs given before stops working."""
+        with self.engine.begin() as c:
+            c.execute(player_codes_table.delete().where(player_codes_table.c.player == player_id))
+            c.execute(player_codes_table.delete().where(player_codes_table.c.expires < time.time()))
+            c.execute(
+                player_codes_table.insert().values(
+                    code_hash=code_hash, player=player_id, key_sealed=key_sealed, expires=expires
+                )
+            )
+
+    def take_code(self, code_hash: str) -> tuple[str, str] | None:
+        """(player id, sealed key) of a code still valid, which is used up by this call."""
+        with self.engine.begin() as c:
+            row = c.execute(
+                sa.select(player_codes_table).where(player_codes_table.c.code_hash == code_hash)
+            ).first()
+            if row is None:
+                return None
+            # Deleted whatever the answer: single use, and an expired code is gone for good.
+            c.execute(
+                player_codes_table.delete().where(player_codes_table.c.code_hash == code_hash)
+            )
+            if row.expires < time.time():
+                return None
+            return str(row.player), str(row.key_sealed)
+
+    def player_tables(self, player_id: str) -> list[dict[str, Any]]:
+        """The tables (not closed) where the player has a seat as a person: code and seat."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(seats_table.c.code, seats_table.c.seat)
+                .join(tables_table, tables_table.c.code == seats_table.c.code)
+                .where(
+                    seats_table.c.player_id == player_id,
+                    seats_table.c.kind == "human",
+                    tables_table.c.status != "closed",
+                )
+                .order_by(tables_table.c.created)
+            ).all()
+        return [{"code": row.code, "seat": row.seat} for row in rows]
+
+    def player_games(self, player_id: str) -> list[dict[str, Any]]:
+        """The games the player sat in (finished or not), oldest first, with their seat and
+        player number."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(
+                    games_table.c.id,
+                    games_table.c.players,
+                    games_table.c.started,
+                    games_table.c.finished,
+                    games_table.c.winner,
+                    games_table.c.rounds,
+                    tables_table.c.preset,
+                )
+                .join(tables_table, tables_table.c.code == games_table.c.code)
+                .where(games_table.c.players.contains(player_id))
+                .order_by(games_table.c.id)
+            ).all()
+        games = []
+        for row in rows:
+            for number, p in enumerate(json.loads(row.players)):
+                if p.get("player_id") != player_id:
+                    continue
+                games.append(
+                    {
+                        "game": row.id,
+                        "preset": row.preset,
+                        "started": row.started,
+                        "finished": row.finished,
+                        "seat": p["seat"],
+                        "player": number,
+                        "name": p["name"],
+                        "won": None if row.winner is None else row.winner == number,
+                        "rounds": row.rounds,
+                    }
+                )
+        return games
+
+    def delete_player(self, player_id: str) -> list[int]:
+        """Forget the player: their name, key, password and codes go, their seats are no longer
+        theirs, and the games they played stay with the seat named as a deleted player (their
+        ids are returned)."""
+        changed = []
+        with self.engine.begin() as c:
+            c.execute(player_codes_table.delete().where(player_codes_table.c.player == player_id))
+            c.execute(
+                seats_table.update()
+                .where(seats_table.c.player_id == player_id)
+                .values(player_id=None)
+            )
+            rows = c.execute(
+                sa.select(games_table.c.id, games_table.c.players, games_table.c.record).where(
+                    games_table.c.players.contains(player_id)
+                )
+            ).all()
+            for row in rows:
+                players = json.loads(row.players)
+                gone = [i for i, p in enumerate(players) if p.get("player_id") == player_id]
+                if not gone:
+                    continue
+                for i in gone:
+                    players[i].update(name=None, player_id=None, deleted=True)
+                values: dict[str, Any] = {"players": json.dumps(players)}
+                if row.record is not None:
+                    record = json.loads(row.record)
+                    for i in gone:
+                        with contextlib.suppress(IndexError, KeyError, TypeError):
+                            record["players"][i]["name"] = ""
+                    meta = record.setdefault("meta", {})
+                    meta["deleted"] = sorted(set(meta.get("deleted", [])) | set(gone))
+                    values["record"] = json.dumps(record)
+                c.execute(games_table.update().where(games_table.c.id == row.id).values(**values))
+                changed.append(int(row.id))
+            c.execute(
+                players_table.update()
+                .where(players_table.c.id == player_id)
+                .values(
+                    name=None,
+                    name_key=None,
+                    key_hash=None,
+                    password_hash=None,
+                    key_sealed=None,
+                    deleted=time.time(),
+                )
+            )
+        return changed
 
     # ---------------------------------------------------------------------------- cups
 
@@ -712,6 +951,7 @@ def _stored_table(c: Connection, row: Any) -> StoredTable:
             bool(s.ready),
             int(s.wins or 0),
             int(s.played or 0),
+            s.player_id,
         )
         for s in c.execute(
             sa.select(seats_table)
@@ -762,6 +1002,12 @@ def _stored_chat(c: Connection, code: str) -> tuple[bool, list[dict[str, Any]]]:
     return bool(off), [_chat_json(row) for row in reversed(rows)]
 
 
+def _stored_player(row: Any) -> StoredPlayer:
+    return StoredPlayer(
+        str(row.id), str(row.name), float(row.created), row.password_hash is not None
+    )
+
+
 def _seat_values(seat: StoredSeat) -> dict[str, Any]:
     return {
         "seat": seat.seat,
@@ -773,6 +1019,7 @@ def _seat_values(seat: StoredSeat) -> dict[str, Any]:
         "ready": seat.ready,
         "wins": seat.wins,
         "played": seat.played,
+        "player_id": seat.player_id,
     }
 
 

@@ -119,6 +119,14 @@ class ActionRefused(Refused):
         super().__init__(code, message, 409, reason, **params)
 
 
+class PlayerKey(Protocol):
+    """A player as a table meets them: their id, and the seat tokens their key gives."""
+
+    id: str
+
+    def seat_token(self, code: str, seat: int) -> str: ...
+
+
 class Outbox(Protocol):
     """One connection as the table sees it: somewhere to put frames, and who is behind it."""
 
@@ -166,6 +174,8 @@ class Seat:
     #: The running score at this table: games won and played from this seat.
     wins: int = 0
     played: int = 0
+    #: The player who sat down here with a player key (None: a seat token alone, or a bot).
+    player_id: str | None = None
     grace: asyncio.TimerHandle | None = None
 
     def stored(self, **changes: Any) -> StoredSeat:
@@ -179,11 +189,12 @@ class Seat:
             self.ready,
             self.wins,
             self.played,
+            self.player_id,
         )
         return replace(current, **changes)
 
-    def as_human(self, name: str, digest: str) -> StoredSeat:
-        return StoredSeat(self.seat, SeatKind.HUMAN, name, None, digest, False)
+    def as_human(self, name: str, digest: str, player_id: str | None = None) -> StoredSeat:
+        return StoredSeat(self.seat, SeatKind.HUMAN, name, None, digest, False, player_id=player_id)
 
     def as_bot(self, level: str, name: str) -> StoredSeat:
         return StoredSeat(self.seat, SeatKind.BOT, name, level, None, False)
@@ -208,6 +219,7 @@ class Seat:
         self.name, self.level = stored.name, stored.level
         self.token_hash, self.autoplay = stored.token_hash, stored.autoplay
         self.ready, self.wins, self.played = stored.ready, stored.wins, stored.played
+        self.player_id = stored.player_id
 
 
 def clean_name(name: object) -> str:
@@ -548,10 +560,16 @@ class Table:
                 E.TABLE_BROKEN,
             )
 
-    async def join(self, name: object) -> tuple[Seat, str]:
+    async def join(self, name: object, player: PlayerKey | None = None) -> tuple[Seat, str]:
+        """Sit a person down; with a player, the seat is theirs (a player who has a seat here
+        already gets that seat back)."""
         display = clean_name(name)
         async with self.lock:
             self._refuse_if_broken()
+            if player is not None:
+                mine = self.seat_of_player(player.id)
+                if mine is not None:
+                    return mine, await self._player_token(mine, player)
             if self.status is TableStatus.PLAYING:
                 raise TableError(
                     409,
@@ -570,8 +588,14 @@ class Table:
                     name=taken,
                 )
             seat = self._open_seat()
-            token = secrets.token_urlsafe(24)
-            stored = seat.as_human(display, token_hash(token))
+            token = (
+                secrets.token_urlsafe(24)
+                if player is None
+                else player.seat_token(self.code, seat.seat)
+            )
+            stored = seat.as_human(
+                display, token_hash(token), None if player is None else player.id
+            )
             # At a table no person was left at, the first to sit down is its host.
             host = seat.seat if self.host is None else KEEP_HOST
             await self.hall.answer(self.hall.store.save_seat, self.code, stored, host)
@@ -583,6 +607,31 @@ class Table:
             self.broadcast_table()
             self._start_when_full()
             return seat, token
+
+    def seat_of_player(self, player_id: str) -> Seat | None:
+        """The seat a player holds here as a person."""
+        return next(
+            (s for s in self.seats if s.kind is SeatKind.HUMAN and s.player_id == player_id),
+            None,
+        )
+
+    async def claim_seat(self, player: PlayerKey) -> tuple[Seat, str] | None:
+        """The seat a player holds here, and its token: any device holding the player's key
+        takes the seat's control (the devices that had it keep it). None: no seat here."""
+        async with self.lock:
+            seat = self.seat_of_player(player.id)
+            if seat is None:
+                return None
+            return seat, await self._player_token(seat, player)
+
+    async def _player_token(self, seat: Seat, player: PlayerKey) -> str:
+        token = player.seat_token(self.code, seat.seat)
+        digest = token_hash(token)
+        if seat.token_hash != digest:  # a seat linked before its token came from the key
+            stored = seat.stored(token_hash=digest)
+            await self.hall.answer(self.hall.store.save_seat, self.code, stored)
+            seat.take(stored)
+        return token
 
     async def add_bot(self, level: object) -> None:
         checked = check_level(level)
@@ -908,7 +957,9 @@ class Table:
         except DudoError as exc:
             raise TableError(409, f"the game cannot start: {exc}", E.CANNOT_START) from None
         players = [
-            {"seat": s.seat, "name": s.name, "kind": str(s.kind), "level": s.level} for s in filled
+            {"seat": s.seat, "name": s.name, "kind": str(s.kind), "level": s.level}
+            | ({"player_id": s.player_id} if s.player_id else {})
+            for s in filled
         ]
         number = self.game_number + 1
         game_id = await self.hall.answer(
@@ -1630,6 +1681,7 @@ class Hall:
         settings: Settings,
         bots: list[str],
         public: bool = False,
+        player: PlayerKey | None = None,
     ) -> tuple[Table, str]:
         display = clean_name(name)
         check_level(settings.fill_level)
@@ -1666,11 +1718,13 @@ class Hall:
                 count=rules.min_players,
             )
         code = await self.new_code()
-        token = secrets.token_urlsafe(24)
+        token = secrets.token_urlsafe(24) if player is None else player.seat_token(code, 0)
         # The first game's secret: its commitment is in the table from the first moment.
         secret = self.dice.getrandbits(SECRET_BYTES * 8).to_bytes(SECRET_BYTES, "big")
         seats = [Seat(i) for i in range(settings.seats)]
-        seats[0].take(seats[0].as_human(display, token_hash(token)))
+        seats[0].take(
+            seats[0].as_human(display, token_hash(token), None if player is None else player.id)
+        )
         for seat, level in zip(seats[1:], levels, strict=False):
             seat.take(seat.as_bot(level, bot_name(seats, seat.seat)))
         await self.answer(

@@ -1,5 +1,8 @@
 // api.js — fetch helpers for the dudo HTTP API (PROTOCOL.md, "HTTP").
 //
+// A request without a seat token carries this browser's player key (Authorization: Player), so
+// a table created or joined from here is the player's seat.
+//
 // api(path, {method, body, token}) resolves to the parsed JSON answer, or throws an
 // ApiError carrying the HTTP status, the server's English `detail`, and the `code` and
 // `params` that i18n.js wordError() words in the page's language.
@@ -38,6 +41,7 @@ export async function api(path, { method = "GET", body, token } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
+  else if (playerKey()) headers.Authorization = `Player ${playerKey()}`; // seats become the player's
   let response;
   try {
     response = await fetch(path, {
@@ -64,6 +68,15 @@ export async function api(path, { method = "GET", body, token } = {}) {
     throw new ApiError(response.status, detail || `HTTP ${response.status}`, code, data?.params);
   }
   return data;
+}
+
+/** This browser's player key (player.js makes and keeps it), or null. */
+export function playerKey() {
+  try {
+    return localStorage.getItem("dudo.player.key");
+  } catch {
+    return null;
+  }
 }
 
 /** The seat token kept for a table code, or null. */

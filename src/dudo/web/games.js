@@ -39,7 +39,7 @@ function render() {
             href: `/games/${g.id}`,
             dataset: { game: g.id, stoodIn: (g.stood_in || []).length ? "true" : "false" },
           },
-          el("span", { class: "g-title" }, (g.players || []).join(" · ")),
+          el("span", { class: "g-title" }, (g.players || []).map((n) => n ?? t("player.deleted")).join(" · ")),
           g.winner ? el("span", { class: "g-winner" }, t("games.winner", { name: g.winner })) : null,
           el(
             "span",

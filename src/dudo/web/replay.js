@@ -32,9 +32,11 @@ const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
 
 let data = null;
 let names = [];
+let deleted = []; // players who deleted their account: the record keeps no name of theirs
 let step = 0;
 
 function nameOf(p) {
+  if (p != null && deleted.includes(p)) return t("player.deleted");
   return p == null ? "?" : names[p] ?? `#${p + 1}`;
 }
 
@@ -184,6 +186,7 @@ async function main() {
     throw err;
   }
   names = (data.record?.players || []).map((p, i) => (p.name || "").trim() || `#${i + 1}`);
+  deleted = data.record?.meta?.deleted || [];
   const rec = data.record || {};
   $("replay-title").textContent = t("replay.title_game", { id: gameId });
   const winner = rec.result?.winner;

@@ -15,14 +15,16 @@ const VERSION = "__DUDO_WEB_VERSION__";
 const CACHE = `dudo-cup-${VERSION}`;
 const PREFIX = "dudo-cup-";
 
-// What /cup loads: cup.js and the modules it imports (api, i18n, dice, ui, pwa), the UI strings
-// of every language (the language can change offline), the icons and the manifest.
+// What /cup loads: cup.js and the modules it imports (api, i18n, dice, ui, pwa), the top bar's
+// player.js, the UI strings of every language (the language can change offline), the icons and
+// the manifest.
 const PRECACHE = [
   "/cup",
   "/static/app.css",
   "/static/cup.js",
   "/static/pwa.js",
   "/static/api.js",
+  "/static/player.js",
   "/static/i18n.js",
   "/static/dice.js",
   "/static/ui.js",

@@ -51,6 +51,8 @@
 //   Other:   #toast (server error frames, data-kind), #lang-select
 
 import "/static/pwa.js";
+// First: a player's seat here is taken back before the page reads its seat token.
+import "/static/player.js";
 import { ApiError, api, forgetSeatToken, saveSeatToken, seatToken } from "/static/api.js";
 import { bidNode, dieEl, renderDice } from "/static/dice.js";
 import { closeSheet, initBidEntry, markKeys, renderBidEntry, resetBidEntry, typedAnswer, typedRefused } from "/static/bidentry.js";

@@ -100,6 +100,13 @@ class Replays:
             _, dropped = self._cache.popitem(last=False)
             self._bytes -= len(dropped)
 
+    def forget(self, game_ids: list[int]) -> None:
+        """Drop these games' replays (a player deleted their account: their name goes)."""
+        for game_id in game_ids:
+            dropped = self._cache.pop(game_id, None)
+            if dropped is not None:
+                self._bytes -= len(dropped)
+
     async def replay(self, hall: Hall, game_id: int) -> Replay:
         """The replay of a finished game (HTTPException 404: no such game)."""
         replay = self._cached(game_id)

@@ -18,6 +18,7 @@ from dudo.server.deps import (
     bearer,
     spending,
 )
+from dudo.server.routes.players import MeDep, find_me
 from dudo.server.tables import Settings
 
 router = APIRouter()
@@ -68,7 +69,14 @@ class Ready(BaseModel):
 @router.post(
     "/api/tables", status_code=201, dependencies=[Depends(spending(lambda guard: guard.tables))]
 )
-async def create_table(body: CreateTable, hall: HallDep, limits: LimitsDep) -> dict[str, Any]:
+async def create_table(
+    body: CreateTable,
+    hall: HallDep,
+    limits: LimitsDep,
+    authorization: AuthorizationHeader = None,
+) -> dict[str, Any]:
+    # With ``Authorization: Player <key>`` the host's seat belongs to that player.
+    player = await find_me(hall, authorization)
     # Bots faster than the server's least delay would only burn its CPU: they wait that long.
     bot_seconds = max(body.bot_seconds, limits.min_bot_seconds)
     settings = Settings(
@@ -82,7 +90,7 @@ async def create_table(body: CreateTable, hall: HallDep, limits: LimitsDep) -> d
         body.fill_level,
     )
     table, token = await hall.create(
-        body.name, body.preset, body.options, settings, body.bots, public=body.public
+        body.name, body.preset, body.options, settings, body.bots, public=body.public, player=player
     )
     return {"code": table.code, "seat": 0, "token": token, "url": f"/t/{table.code}"}
 
@@ -93,9 +101,22 @@ async def get_table(table: TableDep) -> dict[str, Any]:
 
 
 @router.post("/api/tables/{code}/join", status_code=201)
-async def join_table(table: TableDep, body: JoinTable) -> dict[str, Any]:
-    seat, token = await table.join(body.name)
+async def join_table(
+    table: TableDep, body: JoinTable, hall: HallDep, authorization: AuthorizationHeader = None
+) -> dict[str, Any]:
+    # With ``Authorization: Player <key>`` the seat belongs to that player.
+    seat, token = await table.join(body.name, await find_me(hall, authorization))
     return {"code": table.code, "seat": seat.seat, "token": token, "url": f"/t/{table.code}"}
+
+
+@router.post("/api/tables/{code}/seat")
+async def take_back(table: TableDep, me: MeDep) -> dict[str, Any]:
+    """A player's seat at this table and its token, on any device holding the player key
+    (``seat`` and ``token`` null: the player has no seat here, which is no error: a page asks
+    this on every visit)."""
+    found = await table.claim_seat(me)
+    seat, token = (None, None) if found is None else (found[0].seat, found[1])
+    return {"code": table.code, "seat": seat, "token": token, "url": f"/t/{table.code}"}
 
 
 @router.post("/api/tables/{code}/bots")

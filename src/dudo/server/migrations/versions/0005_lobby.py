@@ -16,9 +16,12 @@ depends_on = None
 
 
 def upgrade() -> None:
-    # Every table made before the lobby existed was shared by link: private.
-    with op.batch_alter_table("tables") as batch:
-        batch.add_column(sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()))
+    # Every table made before the lobby existed was shared by link: private. A plain ADD
+    # COLUMN, not a batch copy of the table: on SQLite a batch drops and re-creates "tables",
+    # which the rows of seats and fair_dice that point at it forbid.
+    op.add_column(
+        "tables", sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false())
+    )
     op.create_index("ix_tables_public_status", "tables", ["public", "status"])
 
 
