@@ -484,3 +484,26 @@ def test_the_you_dialog_renames_exports_and_deletes(
     )
     # The one refusal the browser logs is the short password's.
     assert [e for e in errors if "status of 400" not in e] == [], errors
+
+
+def test_play_now_seats_belong_to_the_player(live_server: ServerFactory) -> None:
+    """Play now with a player key: the seat it opens or joins is the player's, so another
+    device holding the key gets it back."""
+    server = live_server()
+    ana, bo = new_player(server, "Ana"), new_player(server, "Bo")
+    with api(server) as http:
+        body = {"preset": "perudo", "fill_seconds": 0}
+        opened = http.post(
+            "/api/lobby/play", json={**body, "name": "Ana"}, headers=as_player(ana["key"])
+        )
+        assert opened.status_code == 201 and opened.json()["created"], opened.text
+        joined = http.post(
+            "/api/lobby/play", json={**body, "name": "Bo"}, headers=as_player(bo["key"])
+        )
+        assert joined.json()["code"] == opened.json()["code"], joined.text
+        code = opened.json()["code"]
+        for made, who in ((opened.json(), ana), (joined.json(), bo)):
+            mine = http.get("/api/players/me/tables", headers=as_player(who["key"])).json()
+            assert mine == {"tables": [{"code": code, "seat": made["seat"]}]}
+            back = http.post(f"/api/tables/{code}/seat", headers=as_player(who["key"])).json()
+            assert (back["seat"], back["token"]) == (made["seat"], made["token"])

@@ -20,6 +20,7 @@ from dudo.server.errors import ErrorCode as E
 from dudo.server.tables import (
     MIN_SEATS,
     Hall,
+    PlayerKey,
     SeatKind,
     Settings,
     Table,
@@ -171,11 +172,13 @@ class Lobby:
         fill_seconds: int,
         fill_level: str,
         on_create: Callable[[], None],
+        player: PlayerKey | None = None,
     ) -> tuple[Table, int, str, bool]:
         """Seat ``name`` at the fullest waiting public table of ``preset`` (the longest
         waiting among equals), or open a public one with a countdown of ``fill_seconds``
         (``on_create`` runs first: it counts the new table against the address's limit).
-        The table, the seat, its token, and whether the table is new."""
+        The table, the seat, its token, and whether the table is new. With ``player`` the
+        seat is that player's, as when joining or creating a table."""
         display = clean_name(name)
         rules = table_rules(preset, {})
         async with self.lock:
@@ -189,7 +192,7 @@ class Lobby:
             )
             for table in candidates:
                 try:
-                    seat, token = await table.join(display)
+                    seat, token = await table.join(display, player)
                 except TableError as exc:
                     # Filled, started or holding this name since it was chosen: the next one.
                     if exc.code in (E.TABLE_FULL, E.GAME_STARTED, E.NAME_TAKEN, E.TABLE_BROKEN):
@@ -209,5 +212,7 @@ class Lobby:
                 fill_seconds=fill_seconds,
                 fill_level=fill_level,
             )
-            table, token = await self.hall.create(display, preset, {}, settings, [], public=True)
+            table, token = await self.hall.create(
+                display, preset, {}, settings, [], public=True, player=player
+            )
             return table, 0, token, True

@@ -10,10 +10,11 @@ from fastapi import APIRouter, Depends, Query, Request, WebSocket, WebSocketDisc
 from pydantic import BaseModel, ConfigDict, Field
 
 from dudo.engine.rules import DEFAULT_PRESET, PRESETS
-from dudo.server.deps import HallDep, client_address
+from dudo.server.deps import AuthorizationHeader, HallDep, client_address
 from dudo.server.errors import ErrorCode, Refused
 from dudo.server.lobby import PLAY_NOW_FILL_SECONDS, Lobby
 from dudo.server.play import Connection
+from dudo.server.routes.players import find_me
 from dudo.server.tables import STAND_IN_LEVEL, check_level
 from dudo.server.wire import BadMessage, parse_frame
 
@@ -62,9 +63,14 @@ async def list_tables(
 
 @router.post("/api/lobby/play", status_code=201)
 async def play_now(
-    body: PlayNow, lobby: LobbyDep, hall: HallDep, request: Request
+    body: PlayNow,
+    lobby: LobbyDep,
+    hall: HallDep,
+    request: Request,
+    authorization: AuthorizationHeader = None,
 ) -> dict[str, Any]:
-    """Seat the caller at the fullest waiting public table of the preset, or open one."""
+    """Seat the caller at the fullest waiting public table of the preset, or open one; with
+    ``Authorization: Player <key>`` the seat belongs to that player."""
     check_preset(body.preset)
     level = check_level(body.fill_level)
     guard = request.app.state.guard
@@ -75,6 +81,7 @@ async def play_now(
         body.fill_seconds,
         level,
         lambda: guard.tables.spend(address),
+        await find_me(hall, authorization),
     )
     return {
         "code": table.code,
