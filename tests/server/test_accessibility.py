@@ -72,6 +72,18 @@ def contrast_over_gradients(page: Page) -> list[str]:
     return found
 
 
+def reveal_at_rest(page: Page) -> None:
+    """A reveal over the page (a finished game shows its last one) is measured at rest:
+    skipped, as a reader in a hurry does, not while its verdict fades in."""
+    reveal = page.locator("#reveal")
+    if reveal.is_visible():
+        skip = page.locator("#reveal-skip")
+        if skip.is_visible():
+            skip.click()
+        expect(reveal).to_have_attribute("data-stage", "done")
+        page.wait_for_timeout(400)
+
+
 def seated(
     browser: Browser, viewport: dict[str, int], tokens: dict[str, str], scheme: str = "dark"
 ) -> Page:
@@ -121,6 +133,7 @@ def test_axe_finds_nothing_serious_on_any_page(
     ):
         page.goto(shared_server.url + path)
         page.wait_for_load_state("networkidle")
+        reveal_at_rest(page)
         found[path] = serious_problems(page) + contrast_over_gradients(page)
     # In the game: play until a reveal is shown over the table, and check it too.
     page.goto(f"{shared_server.url}/t/{playing['code']}")
@@ -135,14 +148,7 @@ def test_axe_finds_nothing_serious_on_any_page(
             else:
                 page.click("#bid-send")
         page.wait_for_timeout(200)
-    # Measured once the staged reveal has come to rest: mid-animation the verdict is still
-    # fading in, and its contrast is not yet what anyone reads. Skipping is what a reader in
-    # a hurry does, and it brings the reveal to rest at once.
-    skip = page.locator("#reveal-skip")
-    if skip.is_visible():
-        skip.click()
-    expect(reveal).to_have_attribute("data-stage", "done")
-    page.wait_for_timeout(400)
+    reveal_at_rest(page)
     found["the reveal"] = serious_problems(page) + contrast_over_gradients(page)
     page.context.close()
     assert not any(found.values()), json.dumps(found, indent=1)
