@@ -128,7 +128,9 @@ def test_play_now_in_two_browsers_seats_both_at_one_table(server: LiveServer, pa
     expect(names.nth(0)).to_contain_text("Ana")
     expect(names.nth(1)).to_contain_text("Bo")
     expect(bo.locator("#fill-clock")).to_contain_text("Empieza en")
-    bo.locator("#lobby").screenshot(path=str(screenshot_dir() / "lobby-table-desktop-es.png"))
+    bo.locator("#lobby").screenshot(
+        path=str(screenshot_dir() / "open-tables-countdown-desktop-es.png")
+    )
 
 
 def test_the_countdown_runs_out_in_the_browser_and_the_game_starts(
@@ -162,4 +164,6 @@ def test_screenshots_of_the_open_tables(server: LiveServer, pages: Pages, lang: 
         expect(page.locator("#play-now")).to_have_text(words(lang)["hall.play_now"])
         assert page.evaluate(OVERFLOWING) == [], f"{size} {lang} scrolls sideways"
         # The whole page: the open tables, and the create form's public and countdown fields.
-        page.screenshot(path=str(screenshot_dir() / f"lobby-{size}-{lang}.png"), full_page=True)
+        page.screenshot(
+            path=str(screenshot_dir() / f"open-tables-{size}-{lang}.png"), full_page=True
+        )
