@@ -52,11 +52,14 @@ def seat_page(
 
 
 def seat_colours(page: Page, where: str) -> list[str]:
-    """The painted colour of each avatar's disc under ``where``."""
-    colours: list[str] = page.eval_on_selector_all(
-        f"{where} svg.avatar",
-        "svgs => svgs.map(s => getComputedStyle(s.querySelector('circle:not(clipPath *)')).fill)",
+    """The painted colour of each avatar's disc under ``where``, once every disc is painted
+    (a list redrawn by a table frame has no computed style for a moment)."""
+    paint = (
+        f"() => [...document.querySelectorAll({json.dumps(where + ' svg.avatar')})]"
+        ".map(s => getComputedStyle(s.querySelector('circle:not(clipPath *)')).fill)"
     )
+    page.wait_for_function(f"({paint})().length > 0 && ({paint})().every(Boolean)")
+    colours: list[str] = page.evaluate(paint)
     return colours
 
 
