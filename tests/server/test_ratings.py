@@ -3,8 +3,14 @@ transaction as its result, and an unrated game changes nothing (SQLite and Postg
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import httpx
+
 from dudo.server import ratings
 from dudo.server.storage import Store
+
+from .conftest import ServerFactory
 
 
 def test_rule_families_of_presets() -> None:
@@ -52,3 +58,23 @@ def test_a_rated_game_updates_ratings_once(db_url: str) -> None:
         assert store.leaderboard("cacho") == []
     finally:
         store.close()
+
+
+def test_the_ratings_api(live_server: ServerFactory, tmp_path: Path) -> None:
+    """The leaderboard and a rater's ratings as JSON, from a real server on a real database."""
+    url = f"sqlite:///{tmp_path / 'ratings.db'}"
+    store = Store(url)
+    try:
+        store.create_table("RATE03", "cacho", {}, {"seats": 2}, [], public=True)
+        game_id = store.start_game("RATE03", 1, 0, {}, [])
+        store.finish_game("RATE03", game_id, 0, 4, {}, rated=("cacho", ("bot:hard", "bot:easy")))
+    finally:
+        store.close()
+    server = live_server(database_url=url)
+    board = httpx.get(f"{server.url}/api/ratings/cacho").json()
+    assert [r["rater"] for r in board["ratings"]] == ["bot:hard", "bot:easy"]
+    assert board["ratings"][0]["rating"] > board["ratings"][1]["rating"]
+    mine = httpx.get(f"{server.url}/api/players/bot:easy/ratings").json()["ratings"]
+    assert mine["cacho"]["games"] == 1 and mine["cacho"]["history"][0]["game"] == game_id
+    refused = httpx.get(f"{server.url}/api/ratings/poker")
+    assert refused.status_code == 404 and refused.json()["code"] == "unknown_preset"
