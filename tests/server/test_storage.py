@@ -134,6 +134,8 @@ def test_migrations_run_on_an_existing_database(db_url: str) -> None:
             "chat_settings",
             "players",
             "player_codes",
+            "ratings",
+            "rating_history",
             "alembic_version",
         },
     )

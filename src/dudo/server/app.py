@@ -22,7 +22,7 @@ from dudo.server.deps import client_address
 from dudo.server.errors import ErrorCode, Refused, http_code, http_detail, validation_detail
 from dudo.server.limits import Guard, Limits, RateLimited
 from dudo.server.lobby import Lobby
-from dudo.server.routes import cups, games, lobby, pages, players, tables, words
+from dudo.server.routes import cups, games, lobby, pages, players, ratings, tables, words
 from dudo.server.routes.pages import WEB_DIR
 from dudo.server.storage import Store
 from dudo.server.tables import Hall
@@ -229,6 +229,7 @@ def create_app(
     app.include_router(games.router)
     app.include_router(cups.router)
     app.include_router(lobby.router)  # before play's /ws/{code}, so /ws/lobby is the lobby's
+    app.include_router(ratings.router)  # before players', so /api/players/{id}/ratings is this
     app.include_router(players.router)
     app.include_router(play.router)
     app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")

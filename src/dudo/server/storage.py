@@ -33,6 +33,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from dudo.engine.fair import FairSeed
+from dudo.server import ratings
 
 metadata = sa.MetaData()
 
@@ -165,6 +166,31 @@ player_codes_table = sa.Table(
     sa.Column("expires", sa.Float, nullable=False),
 )
 
+ratings_table = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("rater", sa.String(40), primary_key=True),  # a player id or "bot:<level>"
+    sa.Column("family", sa.String(16), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+
+rating_history_table = sa.Table(
+    "rating_history",
+    metadata,
+    sa.Column("game_id", sa.Integer, primary_key=True),
+    sa.Column("rater", sa.String(40), primary_key=True),
+    sa.Column("family", sa.String(16), nullable=False),
+    sa.Column("place", sa.Integer, nullable=False),
+    sa.Column("mu_before", sa.Float, nullable=False),
+    sa.Column("sigma_before", sa.Float, nullable=False),
+    sa.Column("mu_after", sa.Float, nullable=False),
+    sa.Column("sigma_after", sa.Float, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
 _INSERT_ACTION = actions_table.insert()
 
 sa.Index("games_finished", games_table.c.finished)
@@ -173,6 +199,7 @@ sa.Index("tables_status", tables_table.c.status)
 sa.Index("cups_updated", cups_table.c.updated)
 sa.Index("fair_dice_code", fair_table.c.code)
 sa.Index("chat_game", chat_table.c.game, chat_table.c.seq)
+sa.Index("rating_history_rater", rating_history_table.c.rater, rating_history_table.c.family)
 
 log = logging.getLogger("dudo.server")
 
@@ -489,11 +516,15 @@ class Store:
         rounds: int,
         record: dict[str, Any],
         scores: tuple[tuple[int, int, int], ...] = (),
+        rated: tuple[str, tuple[str, ...]] | None = None,
     ) -> None:
         """Store a finished game's result and record, and the table's running score with it:
         ``scores`` are (seat, wins, played), the totals after this game (so a retry of the same
-        write counts nothing twice)."""
+        write counts nothing twice). ``rated`` is (rule family, raters in finishing order,
+        winner first) for a rated game, whose ratings change in this same transaction."""
         with self.engine.begin() as c:
+            if rated is not None:
+                _rate_game(c, game_id, rated[0], rated[1])
             for seat, wins, played in scores:
                 c.execute(
                     seats_table.update()
@@ -885,6 +916,63 @@ class Store:
 
     # ---------------------------------------------------------------------------- cups
 
+    def leaderboard(self, family: str, limit: int = 100) -> list[dict[str, Any]]:
+        """The best raters of a rule family by displayed rating (mu - 3 sigma), with names."""
+        shown = ratings_table.c.mu - 3 * ratings_table.c.sigma
+        query = (
+            sa.select(ratings_table, players_table.c.name)
+            .outerjoin(players_table, players_table.c.id == ratings_table.c.rater)
+            .where(ratings_table.c.family == family)
+            .order_by(shown.desc(), ratings_table.c.rater)
+            .limit(limit)
+        )
+        with self.engine.connect() as c:
+            return [
+                {
+                    "rater": r.rater,
+                    "name": r.name,
+                    "mu": r.mu,
+                    "sigma": r.sigma,
+                    "rating": ratings.ordinal(r.mu, r.sigma),
+                    "games": r.games,
+                }
+                for r in c.execute(query)
+            ]
+
+    def rater_ratings(self, rater: str) -> dict[str, dict[str, Any]]:
+        """A rater's rating in each family played, with its history (oldest game first)."""
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(ratings_table).where(ratings_table.c.rater == rater))
+            out = {
+                r.family: {
+                    "mu": r.mu,
+                    "sigma": r.sigma,
+                    "rating": ratings.ordinal(r.mu, r.sigma),
+                    "games": r.games,
+                    "history": [],
+                }
+                for r in rows
+            }
+            history = c.execute(
+                sa.select(rating_history_table)
+                .where(rating_history_table.c.rater == rater)
+                .order_by(rating_history_table.c.at, rating_history_table.c.game_id)
+            )
+            for h in history:
+                if h.family in out:
+                    out[h.family]["history"].append(
+                        {
+                            "game": h.game_id,
+                            "place": h.place,
+                            "mu_before": h.mu_before,
+                            "sigma_before": h.sigma_before,
+                            "mu_after": h.mu_after,
+                            "sigma_after": h.sigma_after,
+                            "at": h.at,
+                        }
+                    )
+            return out
+
     def create_cup(self, cup_id: str, token: str, state: dict[str, Any]) -> None:
         with self.engine.begin() as c:
             c.execute(
@@ -911,6 +999,51 @@ class Store:
                 .where(cups_table.c.id == cup_id)
                 .values(state=json.dumps(state), updated=time.time())
             )
+
+
+def _rate_game(c: Connection, game_id: int, family: str, order: tuple[str, ...]) -> None:
+    # A history row means this game was rated already: a retried write changes nothing.
+    done = c.execute(
+        sa.select(rating_history_table.c.rater).where(rating_history_table.c.game_id == game_id)
+    ).first()
+    if done is not None or len(order) < 2:
+        return
+    rows = c.execute(
+        sa.select(ratings_table).where(
+            ratings_table.c.family == family, ratings_table.c.rater.in_(order)
+        )
+    ).all()
+    known = {r.rater: r for r in rows}
+    before = {r: (known[r].mu, known[r].sigma) if r in known else ratings.default() for r in order}
+    after = ratings.rate(order, before)
+    now = time.time()
+    for place, rater in enumerate(order, start=1):
+        mu, sigma = after[rater]
+        if rater in known:
+            c.execute(
+                ratings_table.update()
+                .where(ratings_table.c.rater == rater, ratings_table.c.family == family)
+                .values(mu=mu, sigma=sigma, games=known[rater].games + 1, updated=now)
+            )
+        else:
+            c.execute(
+                ratings_table.insert().values(
+                    rater=rater, family=family, mu=mu, sigma=sigma, games=1, updated=now
+                )
+            )
+        c.execute(
+            rating_history_table.insert().values(
+                game_id=game_id,
+                rater=rater,
+                family=family,
+                place=place,
+                mu_before=before[rater][0],
+                sigma_before=before[rater][1],
+                mu_after=mu,
+                sigma_after=sigma,
+                at=now,
+            )
+        )
 
 
 def _clear_next_secret(c: Connection, code: str) -> None:
