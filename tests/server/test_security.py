@@ -75,6 +75,8 @@ def test_every_route_static_file_and_error_carries_the_headers(
             "op": "roll",
             "lang": "en",
             "player_id": "nobody",
+            "family": "perudo",
+            "rater": "bot:easy",
         }
         auth = {"/api/cups": bearer(cup["token"]), "/api/tables": bearer(token)}
         app = create_app("sqlite://")
