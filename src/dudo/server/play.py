@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -244,7 +245,12 @@ def welcome(table: Table, connection: Connection, hello: dict[str, Any]) -> bool
     return True
 
 
-async def serve_frames(table: Table, connection: Connection) -> None:
+async def frames(
+    connection: Connection, answer_over_rate: bool = True
+) -> AsyncIterator[dict[str, Any]]:
+    """The connection's frames, parsed, until it closes. A frame over the rate is dropped
+    (answered with ``rate_limited`` when ``answer_over_rate``) and too many strikes close the
+    connection with 1008; a frame that is not a protocol frame is refused and skipped."""
     while not connection.closed:
         raw = await connection.receive()
         if raw is None:
@@ -253,15 +259,22 @@ async def serve_frames(table: Table, connection: Connection) -> None:
             if connection.strikes > connection.limits.max_strikes:
                 connection.finish(1008)
                 return
-            connection.error(
-                ErrorCode.RATE_LIMITED, f"more than {connection.rate:g} frames a second: slow down"
-            )
+            if answer_over_rate:
+                connection.error(
+                    ErrorCode.RATE_LIMITED,
+                    f"more than {connection.rate:g} frames a second: slow down",
+                )
             continue
         try:
             frame = parse_frame(raw)
         except BadMessage as exc:
             connection.refuse(exc)
             continue
+        yield frame
+
+
+async def serve_frames(table: Table, connection: Connection) -> None:
+    async for frame in frames(connection):
         await handle(table, connection, frame)
 
 

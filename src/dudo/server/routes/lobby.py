@@ -13,10 +13,10 @@ from dudo.engine.rules import DEFAULT_PRESET, PRESETS
 from dudo.server.deps import AuthorizationHeader, HallDep, client_address
 from dudo.server.errors import ErrorCode, Refused
 from dudo.server.lobby import PLAY_NOW_FILL_SECONDS, Lobby
-from dudo.server.play import Connection
+from dudo.server.play import Connection, frames
 from dudo.server.routes.players import find_me
 from dudo.server.tables import STAND_IN_LEVEL, check_level
-from dudo.server.wire import BadMessage, parse_frame
+from dudo.server.wire import BadMessage
 
 router = APIRouter()
 
@@ -101,23 +101,14 @@ async def watch_lobby(websocket: WebSocket) -> None:
     connection.writer = asyncio.create_task(connection.write())
     lobby.watch(connection)
     try:
-        while not connection.closed:
-            raw = await connection.receive()
-            if raw is None:
-                return
-            if not connection.within_rate():
-                if connection.strikes > connection.limits.max_strikes:
-                    connection.finish(1008)
-                    return
-                continue
-            try:
-                frame = parse_frame(raw)
-                if frame["type"] != "ping":
-                    raise BadMessage(
+        # Frames over the rate are dropped without an answer: the lobby only sends.
+        async for frame in frames(connection, answer_over_rate=False):
+            if frame["type"] != "ping":
+                connection.refuse(
+                    BadMessage(
                         ErrorCode.BAD_MESSAGE, "the lobby takes only ping: it sends, you watch"
                     )
-            except BadMessage as exc:
-                connection.refuse(exc)
+                )
                 continue
             connection.send('{"type":"pong"}')
     except WebSocketDisconnect:
