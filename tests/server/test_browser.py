@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .conftest import CHROMIUM, LiveServer
@@ -239,3 +239,29 @@ def test_dice_cup_page(browser: Browser, shared_server: LiveServer) -> None:
     expect(page.locator("#cup-add")).to_be_disabled()  # never above five
     page.screenshot(path=str(screenshot_dir() / "cup-phone.png"))
     assert not [e for e in errors if "409" not in e], "\n".join(errors)
+
+
+def test_a_name_typed_while_the_page_loads_is_kept(
+    browser: Browser, shared_server: LiveServer
+) -> None:
+    """A person quicker than the network: the name typed before the page's words arrive is not
+    replaced by the remembered one, and the table is created under it."""
+    errors: list[str] = []
+    page = open_page(browser, PHONE, errors)
+    page.add_init_script("localStorage.setItem('dudo.name', 'Remembered')")
+    held: list[Route] = []  # the page's words wait here until the names are typed
+    page.route("**/api/i18n/*", lambda route: held.append(route))
+    page.goto(shared_server.url + "/", wait_until="domcontentloaded")
+    page.fill("#create-name", "Typed")
+    page.fill("#play-name", "Typed")
+    assert held, "the words were asked for before the names were typed"
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/i18n/*")
+    expect(page.locator("#create-preset option")).not_to_have_count(0)
+    expect(page.locator("#create-name")).to_have_value("Typed")
+    expect(page.locator("#play-name")).to_have_value("Typed")
+    page.click("#create-button")
+    page.wait_for_url("**/t/*", timeout=30_000)
+    expect(page.locator('li[data-seat="0"] .seat-name')).to_have_text("Typed")
+    assert errors == [], errors

@@ -345,7 +345,9 @@ async function main() {
   const hero = $("hero-dice");
   for (const f of [1, 2, 3, 4, 5, 6]) hero.append(dieEl(f, { decorative: true, size: "small" }));
   try {
-    $("create-name").value = localStorage.getItem("dudo.name") || "";
+    // A name typed while the page was still loading is kept.
+    const typed = $("create-name");
+    if (!typed.value) typed.value = localStorage.getItem("dudo.name") || "";
   } catch {
     /* no storage */
   }

@@ -250,7 +250,8 @@ export function startLobby(data) {
   const presets = data.presets || [];
   const levels = Array.isArray(data.bot_levels) && data.bot_levels.length ? data.bot_levels : ["easy"];
   try {
-    $("play-name").value = localStorage.getItem("dudo.name") || "";
+    const typed = $("play-name"); // a name typed while the page was loading is kept
+    if (!typed.value) typed.value = localStorage.getItem("dudo.name") || "";
   } catch {
     /* no storage */
   }

@@ -1132,7 +1132,8 @@ async function main() {
   }
   document.title = pageTitle();
   try {
-    $("join-name").value = localStorage.getItem("dudo.name") || "";
+    const typed = $("join-name"); // a name typed while the page was loading is kept
+    if (!typed.value) typed.value = localStorage.getItem("dudo.name") || "";
   } catch {
     /* no storage */
   }
