@@ -383,6 +383,11 @@ def check_game_over(g: Game) -> None:
         with pytest.raises(IllegalActionError):
             g.push(action)
     assert g.view(None).is_over and g.view(g.winner).winner == g.winner
+    # Every player has one place: the winner first, the first eliminated last.
+    order = g.finishing_order()
+    assert sorted(order) == list(range(g.players)) and order[0] == g.winner
+    out = [e.player for e in g.events if isinstance(e, Eliminated)]
+    assert list(order[1 : len(out) + 1]) == out[::-1]
 
 
 def tag(g: Game) -> None:

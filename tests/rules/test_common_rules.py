@@ -12,6 +12,7 @@ from dudo.engine import (
     Bid,
     Called,
     DiceLost,
+    DudoError,
     Eliminated,
     GameOver,
     IllegalActionError,
@@ -138,6 +139,19 @@ def test_elimination_with_players_left_continues_without_the_eliminated(name: st
     assert g.to_move == 2
     play(g, "2x2")
     assert g.to_move == 1
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_places_are_the_winner_then_the_eliminated_latest_first(name: str) -> None:
+    # Player 0 is out first, then player 2 (a lone 5, calling player 1's true bid): 1, 2, 0.
+    g = deal(name, [[4], [3, 3, 3], [5]], later=[[2, 2, 3], [5]])
+    with pytest.raises(DudoError, match="not over"):
+        g.finishing_order()
+    play(g, "2x4", "call")
+    assert not g.is_over
+    play(g, "2x2", "call")
+    assert g.is_over and g.winner == 1
+    assert g.finishing_order() == (1, 2, 0)
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)

@@ -364,6 +364,17 @@ class Game:
     def dice_in_play(self) -> int:
         return sum(self.counts)
 
+    def finishing_order(self) -> tuple[int, ...]:
+        """Every player from first place to last once the game is over: the winner, then the
+        others from the last eliminated to the first (one action eliminates at most one player,
+        so there are no ties); players set up with no dice come last, in seat order."""
+        if self.winner is None:
+            raise DudoError("the game is not over: nobody has a place yet")
+        out = [e.player for e in self.events if type(e) is Eliminated]
+        out.reverse()
+        never = [p for p in range(self.players) if p != self.winner and p not in out]
+        return (self.winner, *out, *never)
+
     def hand(self, player: int) -> tuple[int, ...]:
         """All of a player's dice (hidden and set aside). Not for interfaces: use view()."""
         return self.hidden[player] + self.set_aside[player]
