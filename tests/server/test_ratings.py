@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 
 from dudo.server import ratings
-from dudo.server.storage import Store
+from dudo.server.storage import Place, Store
 
 from .conftest import ServerFactory
 
@@ -21,15 +21,38 @@ def test_rule_families_of_presets() -> None:
     assert ratings.family("liars-dice") == "liars-dice"
 
 
+PLAYERS = [
+    {"seat": 0, "name": "Ana", "kind": "human", "level": None, "player_id": "p1"},
+    {"seat": 1, "name": "Bot A", "kind": "bot", "level": "easy"},
+    {"seat": 2, "name": "Bot B", "kind": "bot", "level": "hard"},
+]
+
+
+def test_places_and_standings() -> None:
+    # Player 0 left while still in: below everyone who played on, whatever its bot did.
+    assert ratings.places((0, 2, 1), set()) == {0: 1, 2: 2, 1: 3}
+    assert ratings.places((0, 2, 1), {0}) == {2: 1, 1: 2, 0: 3}
+    assert ratings.places((0, 2, 1, 3), {0, 1}) == {2: 1, 3: 2, 0: 3, 1: 3}
+    # Two bots of one level are one rater, at their mean place.
+    assert ratings.standings([("bot:easy", 1), ("p1", 2), ("bot:easy", 4), ("p2", 3)]) == {
+        "bot:easy": 2.5,
+        "p1": 2,
+        "p2": 3,
+    }
+    assert ratings.rater("bot", "hard", None) == "bot:hard"
+    assert ratings.rater("human", None, "p1") == "p1"
+    assert ratings.rater("human", None, None) is None
+
+
 def test_a_rated_game_updates_ratings_once(db_url: str) -> None:
     store = Store(db_url)
     try:
         assert store.create_player("p1", "Ana", "ana", "hash1")
         store.create_table("RATE01", "perudo", {}, {"seats": 3}, [], public=True)
-        game_id = store.start_game("RATE01", 1, 0, {}, [])
-        order = ("bot:easy", "p1", "bot:hard")  # winner first, last out last
-        rated = ("perudo", order)
-        store.finish_game("RATE01", game_id, 2, 5, {}, rated=rated)
+        game_id = store.start_game("RATE01", 1, 0, {}, PLAYERS, rated="perudo")
+        # The easy bot won, Ana second, the hard bot out first.
+        places = (Place(0, 2), Place(1, 1), Place(2, 3))
+        store.finish_game("RATE01", game_id, 1, 5, {}, places=places)
         first = {r["rater"]: r for r in store.leaderboard("perudo")}
         mu0, _ = ratings.default()
         assert first["bot:easy"]["mu"] > mu0
@@ -41,7 +64,7 @@ def test_a_rated_game_updates_ratings_once(db_url: str) -> None:
         assert [r["rating"] for r in board] == sorted((r["rating"] for r in board), reverse=True)
 
         # A retried write (as after a crash) changes nothing.
-        store.finish_game("RATE01", game_id, 2, 5, {}, rated=rated)
+        store.finish_game("RATE01", game_id, 1, 5, {}, places=places)
         assert {r["rater"]: r for r in store.leaderboard("perudo")} == first
 
         mine = store.rater_ratings("p1")
@@ -49,13 +72,21 @@ def test_a_rated_game_updates_ratings_once(db_url: str) -> None:
         (row,) = mine["perudo"]["history"]
         assert row["game"] == game_id and row["place"] == 2
         assert row["mu_after"] == first["p1"]["mu"] and row["mu_before"] == mu0
+        (game,) = store.player_games("p1")
+        assert (game["game"], game["place"], game["won"], game["rated"]) == (
+            game_id,
+            2,
+            False,
+            "perudo",
+        )
 
-        # An unrated game changes no rating.
+        # An unrated game changes no rating, and still gives places.
         store.create_table("RATE02", "perudo", {}, {"seats": 3}, [])
-        other = store.start_game("RATE02", 1, 0, {}, [])
-        store.finish_game("RATE02", other, 0, 3, {})
+        other = store.start_game("RATE02", 1, 0, {}, PLAYERS)
+        store.finish_game("RATE02", other, 0, 3, {}, places=(Place(0, 1), Place(1, 2), Place(2, 3)))
         assert {r["rater"]: r for r in store.leaderboard("perudo")} == first
         assert store.leaderboard("cacho") == []
+        assert [g["won"] for g in store.player_games("p1")] == [False, True]
     finally:
         store.close()
 
@@ -66,8 +97,9 @@ def test_the_ratings_api(live_server: ServerFactory, tmp_path: Path) -> None:
     store = Store(url)
     try:
         store.create_table("RATE03", "cacho", {}, {"seats": 2}, [], public=True)
-        game_id = store.start_game("RATE03", 1, 0, {}, [])
-        store.finish_game("RATE03", game_id, 0, 4, {}, rated=("cacho", ("bot:hard", "bot:easy")))
+        bots = [PLAYERS[2], PLAYERS[1]]
+        game_id = store.start_game("RATE03", 1, 0, {}, bots, rated="cacho")
+        store.finish_game("RATE03", game_id, 0, 4, {}, places=(Place(0, 1), Place(1, 2)))
     finally:
         store.close()
     server = live_server(database_url=url)

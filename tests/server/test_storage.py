@@ -136,6 +136,7 @@ def test_migrations_run_on_an_existing_database(db_url: str) -> None:
             "player_codes",
             "ratings",
             "rating_history",
+            "game_players",
             "alembic_version",
         },
     )

@@ -41,6 +41,10 @@ class ErrorCode(StrEnum):
     TOO_MANY_BOTS = "too_many_bots"  # count (bots allowed)
     SEATS_ABOVE_RULES = "seats_above_rules"  # count (players allowed)
     SEATS_BELOW_RULES = "seats_below_rules"  # count (players needed)
+    RATED_NEEDS_PUBLIC = "rated_needs_public"
+    RATED_NO_HINTS = "rated_no_hints"
+    RATED_HOUSE_RULES = "rated_house_rules"  # preset
+    RATED_NEEDS_PLAYER = "rated_needs_player"
     # The table.
     NO_TABLE = "no_table"  # table (its code)
     NO_FREE_CODE = "no_free_code"

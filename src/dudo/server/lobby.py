@@ -73,6 +73,7 @@ def card(table: Table) -> dict[str, Any]:
         "host": host,
         "house_rules": changed,
         "hints": table.settings.hints,
+        "rated": table.settings.rated,
         "turn_seconds": table.settings.turn_seconds,
         "fill_deadline": None if table.fill_at is None else int(table.fill_at * 1000),
         "fill_level": table.settings.fill_level if table.fill_at is not None else None,
@@ -194,8 +195,16 @@ class Lobby:
                 try:
                     seat, token = await table.join(display, player)
                 except TableError as exc:
-                    # Filled, started or holding this name since it was chosen: the next one.
-                    if exc.code in (E.TABLE_FULL, E.GAME_STARTED, E.NAME_TAKEN, E.TABLE_BROKEN):
+                    # Filled, started, holding this name since it was chosen, or rated (and
+                    # this is no player): the next one.
+                    skip = (
+                        E.TABLE_FULL,
+                        E.GAME_STARTED,
+                        E.NAME_TAKEN,
+                        E.TABLE_BROKEN,
+                        E.RATED_NEEDS_PLAYER,
+                    )
+                    if exc.code in skip:
                         continue
                     raise
                 return table, seat.seat, token, False
@@ -211,6 +220,7 @@ class Lobby:
                 bot_seconds=max(Settings.bot_seconds, self.hall.limits.min_bot_seconds),
                 fill_seconds=fill_seconds,
                 fill_level=fill_level,
+                rated=player is not None,  # a quick game between players counts
             )
             table, token = await self.hall.create(
                 display, preset, {}, settings, [], public=True, player=player

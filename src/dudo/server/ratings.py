@@ -3,7 +3,7 @@ one finished game. Storage applies the update in the transaction that stores the
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from openskill.models import PlackettLuce
 
@@ -31,10 +31,37 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
+def rater(kind: object, level: object, player_id: object) -> str | None:
+    """Who a game's player is for ratings: a bot's level, a person's player id, or None (a
+    person who sat down with a seat token alone)."""
+    if kind == "bot" and isinstance(level, str):
+        return BOT_PREFIX + level
+    return player_id if isinstance(player_id, str) and player_id else None
+
+
+def places(order: Sequence[int], left_early: Collection[int]) -> dict[int, int]:
+    """Each player's place from the engine's finishing order (winner first): players who left
+    before the end share the last place, below everyone who played on, whatever their stand-in
+    bot did."""
+    stayed = [p for p in order if p not in left_early]
+    last = len(stayed) + 1
+    return {p: (stayed.index(p) + 1 if p not in left_early else last) for p in order}
+
+
+def standings(finished: Sequence[tuple[str, int]]) -> dict[str, float]:
+    """Each rater's rank from (rater, place) pairs. Several bots of one level in a game are one
+    rater: they rank at their mean place, so a level is neither helped nor hurt by its count."""
+    by_rater: dict[str, list[int]] = {}
+    for who, place in finished:
+        by_rater.setdefault(who, []).append(place)
+    return {who: sum(p) / len(p) for who, p in by_rater.items()}
+
+
 def rate(
-    order: Sequence[str], before: Mapping[str, tuple[float, float]]
+    ranks: Mapping[str, float], before: Mapping[str, tuple[float, float]]
 ) -> dict[str, tuple[float, float]]:
-    """New (mu, sigma) of each rater, ``order`` being the finishing order (winner first)."""
-    teams = [[_MODEL.rating(mu=before[r][0], sigma=before[r][1])] for r in order]
-    result = _MODEL.rate(teams, ranks=[float(i + 1) for i in range(len(order))])
-    return {r: (team[0].mu, team[0].sigma) for r, team in zip(order, result, strict=True)}
+    """New (mu, sigma) of each rater from their ranks (1: the winner; equal ranks tie)."""
+    raters = list(ranks)
+    teams = [[_MODEL.rating(mu=before[r][0], sigma=before[r][1])] for r in raters]
+    result = _MODEL.rate(teams, ranks=[ranks[r] for r in raters])
+    return {r: (team[0].mu, team[0].sigma) for r, team in zip(raters, result, strict=True)}

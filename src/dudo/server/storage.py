@@ -85,6 +85,7 @@ games_table = sa.Table(
     sa.Column("winner", sa.Integer, nullable=True),
     sa.Column("rounds", sa.Integer, nullable=True),
     sa.Column("record", sa.Text, nullable=True),  # the dudo-record once the game is over
+    sa.Column("rated", sa.String(16), nullable=True),  # the rule family of a rated game
 )
 
 actions_table = sa.Table(
@@ -191,10 +192,21 @@ rating_history_table = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
 )
 
+game_players_table = sa.Table(
+    "game_players",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("player", sa.Integer, primary_key=True),  # the player's number in the game
+    sa.Column("rater", sa.String(40), nullable=True),  # a player id, "bot:<level>" or NULL
+    sa.Column("place", sa.Integer, nullable=True),  # 1: the winner; NULL until the end
+    sa.Column("left_early", sa.Boolean, nullable=False, server_default=sa.false()),
+)
+
 _INSERT_ACTION = actions_table.insert()
 
 sa.Index("games_finished", games_table.c.finished)
 sa.Index("games_code", games_table.c.code)
+sa.Index("game_players_rater", game_players_table.c.rater)
 sa.Index("tables_status", tables_table.c.status)
 sa.Index("cups_updated", cups_table.c.updated)
 sa.Index("fair_dice_code", fair_table.c.code)
@@ -279,6 +291,16 @@ class StoredSeat:
     wins: int = 0
     played: int = 0
     player_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where one player of a game finished: ``place`` 1 is the winner; players who left the
+    game before its end share the last place (``left_early``)."""
+
+    player: int
+    place: int
+    left_early: bool = False
 
 
 @dataclass
@@ -419,10 +441,12 @@ class Store:
         rules: dict[str, Any],
         players: list[dict[str, Any]],
         fair: FairSeed | None = None,
+        rated: str | None = None,
     ) -> int:
         """Record a new game at the table and make it the table's current game (no seat is on
         autoplay in a new game). ``fair``: the secret and locked client seeds of its dice, in
-        the same transaction (the table's next-game secret is used up)."""
+        the same transaction (the table's next-game secret is used up). ``rated``: the rule
+        family the game's result rates its players in (None: not rated)."""
         with self.engine.begin() as c:
             result = c.execute(
                 games_table.insert().values(
@@ -432,11 +456,28 @@ class Store:
                     rules=json.dumps(rules),
                     players=json.dumps(players),
                     started=time.time(),
+                    rated=rated,
                 )
             )
             key = result.inserted_primary_key
             assert key is not None
             game_id = int(key[0])
+            if players:
+                c.execute(
+                    game_players_table.insert(),
+                    [
+                        {
+                            "game_id": game_id,
+                            "player": number,
+                            "rater": ratings.rater(
+                                p.get("kind"), p.get("level"), p.get("player_id")
+                            ),
+                            "place": None,
+                            "left_early": False,
+                        }
+                        for number, p in enumerate(players)
+                    ],
+                )
             if fair is not None:
                 _clear_next_secret(c, code)
                 c.execute(
@@ -516,15 +557,27 @@ class Store:
         rounds: int,
         record: dict[str, Any],
         scores: tuple[tuple[int, int, int], ...] = (),
-        rated: tuple[str, tuple[str, ...]] | None = None,
+        places: tuple[Place, ...] = (),
     ) -> None:
         """Store a finished game's result and record, and the table's running score with it:
         ``scores`` are (seat, wins, played), the totals after this game (so a retry of the same
-        write counts nothing twice). ``rated`` is (rule family, raters in finishing order,
-        winner first) for a rated game, whose ratings change in this same transaction."""
+        write counts nothing twice); ``places`` where each player finished. A rated game's
+        ratings change in this same transaction, once however often the write is retried."""
         with self.engine.begin() as c:
-            if rated is not None:
-                _rate_game(c, game_id, rated[0], rated[1])
+            for place in places:
+                c.execute(
+                    game_players_table.update()
+                    .where(
+                        game_players_table.c.game_id == game_id,
+                        game_players_table.c.player == place.player,
+                    )
+                    .values(place=place.place, left_early=place.left_early)
+                )
+            family = c.execute(
+                sa.select(games_table.c.rated).where(games_table.c.id == game_id)
+            ).scalar()
+            if family is not None and places:
+                _rate_game(c, game_id, family)
             for seat, wins, played in scores:
                 c.execute(
                     seats_table.update()
@@ -828,8 +881,9 @@ class Store:
         return [{"code": row.code, "seat": row.seat} for row in rows]
 
     def player_games(self, player_id: str) -> list[dict[str, Any]]:
-        """The games the player sat in (finished or not), oldest first, with their seat and
-        player number."""
+        """The games the player sat in (finished or not), oldest first, with their seat, player
+        number and place (None until the game ends)."""
+        gp = game_players_table
         with self.engine.connect() as c:
             rows = c.execute(
                 sa.select(
@@ -837,32 +891,38 @@ class Store:
                     games_table.c.players,
                     games_table.c.started,
                     games_table.c.finished,
-                    games_table.c.winner,
                     games_table.c.rounds,
+                    games_table.c.rated,
                     tables_table.c.preset,
+                    gp.c.player,
+                    gp.c.place,
+                    gp.c.left_early,
                 )
+                .join(games_table, games_table.c.id == gp.c.game_id)
                 .join(tables_table, tables_table.c.code == games_table.c.code)
-                .where(games_table.c.players.contains(player_id))
-                .order_by(games_table.c.id)
+                .where(gp.c.rater == player_id)
+                .order_by(games_table.c.id, gp.c.player)
             ).all()
         games = []
         for row in rows:
-            for number, p in enumerate(json.loads(row.players)):
-                if p.get("player_id") != player_id:
-                    continue
-                games.append(
-                    {
-                        "game": row.id,
-                        "preset": row.preset,
-                        "started": row.started,
-                        "finished": row.finished,
-                        "seat": p["seat"],
-                        "player": number,
-                        "name": p["name"],
-                        "won": None if row.winner is None else row.winner == number,
-                        "rounds": row.rounds,
-                    }
-                )
+            seat = json.loads(row.players)[row.player]
+            games.append(
+                {
+                    "game": row.id,
+                    "preset": row.preset,
+                    "rated": row.rated,
+                    "started": row.started,
+                    "finished": row.finished,
+                    "seat": seat["seat"],
+                    "player": row.player,
+                    "players": len(json.loads(row.players)),
+                    "name": seat["name"],
+                    "place": row.place,
+                    "left_early": bool(row.left_early),
+                    "won": None if row.finished is None else row.place == 1,
+                    "rounds": row.rounds,
+                }
+            )
         return games
 
     def delete_player(self, player_id: str) -> list[int]:
@@ -877,16 +937,15 @@ class Store:
                 .where(seats_table.c.player_id == player_id)
                 .values(player_id=None)
             )
+            gp = game_players_table
             rows = c.execute(
                 sa.select(games_table.c.id, games_table.c.players, games_table.c.record).where(
-                    games_table.c.players.contains(player_id)
+                    games_table.c.id.in_(sa.select(gp.c.game_id).where(gp.c.rater == player_id))
                 )
             ).all()
             for row in rows:
                 players = json.loads(row.players)
                 gone = [i for i, p in enumerate(players) if p.get("player_id") == player_id]
-                if not gone:
-                    continue
                 for i in gone:
                     players[i].update(name=None, player_id=None, deleted=True)
                 values: dict[str, Any] = {"players": json.dumps(players)}
@@ -900,6 +959,13 @@ class Store:
                     values["record"] = json.dumps(record)
                 c.execute(games_table.update().where(games_table.c.id == row.id).values(**values))
                 changed.append(int(row.id))
+            # The games stay, rated and placed, with nobody's id in them; the player's own
+            # ratings go (the others' ratings are theirs and stay as they are).
+            c.execute(gp.update().where(gp.c.rater == player_id).values(rater=None))
+            c.execute(ratings_table.delete().where(ratings_table.c.rater == player_id))
+            c.execute(
+                rating_history_table.delete().where(rating_history_table.c.rater == player_id)
+            )
             c.execute(
                 players_table.update()
                 .where(players_table.c.id == player_id)
@@ -1001,23 +1067,37 @@ class Store:
             )
 
 
-def _rate_game(c: Connection, game_id: int, family: str, order: tuple[str, ...]) -> None:
+def _rate_game(c: Connection, game_id: int, family: str) -> None:
+    """Rate a finished game's players from their places (in ``game_players``)."""
     # A history row means this game was rated already: a retried write changes nothing.
     done = c.execute(
         sa.select(rating_history_table.c.rater).where(rating_history_table.c.game_id == game_id)
     ).first()
-    if done is not None or len(order) < 2:
+    if done is not None:
+        return
+    finished = c.execute(
+        sa.select(game_players_table.c.rater, game_players_table.c.place).where(
+            game_players_table.c.game_id == game_id,
+            game_players_table.c.rater.is_not(None),
+            game_players_table.c.place.is_not(None),
+        )
+    ).all()
+    standings = ratings.standings([(r.rater, r.place) for r in finished])
+    if len(standings) < 2:
         return
     rows = c.execute(
         sa.select(ratings_table).where(
-            ratings_table.c.family == family, ratings_table.c.rater.in_(order)
+            ratings_table.c.family == family, ratings_table.c.rater.in_(list(standings))
         )
     ).all()
     known = {r.rater: r for r in rows}
-    before = {r: (known[r].mu, known[r].sigma) if r in known else ratings.default() for r in order}
-    after = ratings.rate(order, before)
+    before = {
+        r: (known[r].mu, known[r].sigma) if r in known else ratings.default() for r in standings
+    }
+    after = ratings.rate(standings, before)
     now = time.time()
-    for place, rater in enumerate(order, start=1):
+    for rater, rank in standings.items():
+        place = round(rank)  # several bots of one level: their mean place
         mu, sigma = after[rater]
         if rater in known:
             c.execute(

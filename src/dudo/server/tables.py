@@ -33,6 +33,7 @@ from dudo.engine.game import Game
 from dudo.engine.rules import DEFAULT_PRESET, PRESETS, Rules, from_mapping
 from dudo.notation import parse_action
 from dudo.records import PlayerInfo, record_of
+from dudo.server import ratings
 from dudo.server.chat import Chat
 from dudo.server.chat import game_over as chat_game_over
 from dudo.server.errors import ErrorCode, Refused
@@ -42,6 +43,7 @@ from dudo.server.limits import Limits
 from dudo.server.storage import (
     KEEP_HOST,
     AsyncStore,
+    Place,
     Store,
     StoredSeat,
     StoredTable,
@@ -152,6 +154,9 @@ class Settings:
     #: a person seated, bots of ``fill_level`` take the open seats and the game starts.
     fill_seconds: int = 0
     fill_level: str = STAND_IN_LEVEL
+    #: The game's result changes its players' ratings (a public table without hints, playing
+    #: its preset's rules, whose people are players), fixed at creation.
+    rated: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -296,6 +301,39 @@ def table_rules(preset: str, options: dict[str, Any]) -> Rules:
         raise TableError(400, f"options: {exc}", E.BAD_OPTIONS) from None
 
 
+def check_rated(
+    preset: str, rules: Rules, settings: Settings, public: bool, player: PlayerKey | None
+) -> None:
+    """A rated table is public (anyone may take a seat and see the result), has no hints (the
+    odds and the bot's advice would play for people), plays its preset's rules as they are
+    (ratings compare games of one rule family) and its host is a player (a rating needs one)."""
+    if not public:
+        raise TableError(
+            400, "a rated table is public: anyone can find it in the lobby", E.RATED_NEEDS_PUBLIC
+        )
+    if settings.hints:
+        raise TableError(
+            400,
+            "a rated table has no hints: the odds and the bot's advice would play for you",
+            E.RATED_NO_HINTS,
+        )
+    if rules.differences(PRESETS[preset]):
+        raise TableError(
+            400,
+            f"a rated table plays {preset} as it is: remove the house rules, or make the table "
+            "unrated",
+            E.RATED_HOUSE_RULES,
+            preset=preset,
+        )
+    if player is None:
+        raise TableError(
+            401,
+            "a seat at a rated table belongs to a player: send your player key "
+            "(Authorization: Player <key>)",
+            E.RATED_NEEDS_PLAYER,
+        )
+
+
 def action_for(game: Game, player: int, text: str) -> Action:
     """The engine action ``player`` means by ``text`` (any notation); a call by a player who is
     not to move is an out-of-turn call."""
@@ -361,6 +399,9 @@ class Table:
         #: Engine players who sat down as people and had a bot play for them at some point of
         #: this game (a stand-in after the grace period, or after a kick): the record says so.
         self.stood_in: set[int] = set()
+        #: Engine players whose seat a bot took while they still had dice, and who have not
+        #: taken it back: they left the game, and finish below everyone who played on.
+        self.left_early: set[int] = set()
         #: Every live connection, and those of each seat: presence is these, nothing else.
         self.clients: set[Outbox] = set()
         self.seat_clients: dict[int, set[Outbox]] = {}
@@ -576,6 +617,13 @@ class Table:
                     "the game has started: you can watch it, and join the next one",
                     E.GAME_STARTED,
                 )
+            if self.settings.rated and player is None:
+                raise TableError(
+                    401,
+                    "a seat at a rated table belongs to a player: send your player key "
+                    "(Authorization: Player <key>)",
+                    E.RATED_NEEDS_PLAYER,
+                )
             taken = next(
                 (s.name for s in self.seats if s.name and name_key(s.name) == name_key(display)),
                 None,
@@ -701,7 +749,7 @@ class Table:
             seat.take(stored)
             if in_game:
                 self.bots[self.players.index(index)] = self._make_bot(STAND_IN_LEVEL)
-                self.stood_in.add(self.players.index(index))
+                self._stand_in(self.players.index(index))
             for client in self.seat_clients.pop(index, set()):
                 client.seat = None  # the kicked player's connections go on watching
                 self.spectators += 1
@@ -970,6 +1018,7 @@ class Table:
             self.rules.to_dict(),
             players,
             fair,
+            ratings.family(self.preset) if self.settings.rated else None,
         )
         self.game_number, self.game_id, self.seed = number, game_id, fair
         self.next_secret = None  # used: the next game gets a new one when this one is over
@@ -977,6 +1026,7 @@ class Table:
         self.players = [s.seat for s in filled]
         self.humans = {p for p, s in enumerate(filled) if s.kind is SeatKind.HUMAN}
         self.stood_in = set()
+        self.left_early = set()
         for s in self.seats:
             s.autoplay = s.ready = False
         self._set_game(game)
@@ -1148,6 +1198,12 @@ class Table:
             meta["stood_in"] = sorted(self.stood_in)
         if isinstance(self.seed, FairSeed):  # revealed: anyone can now check every die
             meta["fair"] = self.seed.to_json(reveal=True)
+        placed = ratings.places(game.finishing_order(), self.left_early)
+        places = tuple(Place(p, placed[p], p in self.left_early) for p in sorted(placed))
+        if self.left_early:
+            meta["left_early"] = sorted(self.left_early)
+        if self.settings.rated:
+            meta["rated"] = ratings.family(self.preset)
         record = record_of(game, infos, meta=meta, preset=self.preset)
         self.status = TableStatus.OVER
         chat_game_over(self)
@@ -1163,7 +1219,15 @@ class Table:
             scores.append((seat_index, seat.wins, seat.played))
         self._new_next_secret()  # the rematch's commitment, shown with the revealed secret
         self.saving_record = True
-        args = (self.code, self.game_id, game.winner, game.round_number, record, tuple(scores))
+        args = (
+            self.code,
+            self.game_id,
+            game.winner,
+            game.round_number,
+            record,
+            tuple(scores),
+            places,
+        )
         try:
             await self.hall.db.run(self.hall.store.finish_game, *args)
             self.saving_record = False
@@ -1174,7 +1238,9 @@ class Table:
 
     async def _save_record(
         self,
-        args: tuple[str, int, int, int, dict[str, Any], tuple[tuple[int, int, int], ...]],
+        args: tuple[
+            str, int, int, int, dict[str, Any], tuple[tuple[int, int, int], ...], tuple[Place, ...]
+        ],
         attempt: int,
     ) -> None:
         while True:
@@ -1408,9 +1474,15 @@ class Table:
                 seat.grace = self._later(retry_delay(attempt), self._grace_over, index, attempt + 1)
                 return
             seat.take(stored)
-            self.stood_in.add(self.players.index(index))
+            self._stand_in(self.players.index(index))
             self.broadcast_table()
             self.schedule()
+
+    def _stand_in(self, player: int) -> None:
+        """A bot plays for the person of engine player ``player`` from now on."""
+        self.stood_in.add(player)
+        if self.game is not None and self.game.counts[player] > 0:
+            self.left_early.add(player)
 
     async def take_back(self, seat: Seat | None) -> None:
         if seat is None or seat.kind is not SeatKind.HUMAN:
@@ -1433,6 +1505,7 @@ class Table:
             player = self.player_of(seat)
             if player is not None:
                 self.bots.pop(player, None)
+                self.left_early.discard(player)  # back in time: they did not leave
             self.broadcast_table()
             self.schedule()
             self.broadcast()
@@ -1523,6 +1596,7 @@ class Table:
             bool(s.get("hints", False)),
             int(s.get("fill_seconds", 0)),
             str(s.get("fill_level", STAND_IN_LEVEL)),
+            bool(s.get("rated", False)),
         )
         seats = [Seat(x.seat) for x in stored.seats]
         for seat, x in zip(seats, stored.seats, strict=True):
@@ -1553,6 +1627,10 @@ class Table:
             if seats[table.players[p]].autoplay or seats[table.players[p]].kind is SeatKind.BOT
         }
         table._set_game(table._replay(table.seed, game.actions))
+        # Who left is known for those still in the game; one eliminated since is placed where
+        # they went out (when their bot took over is not stored).
+        assert table.game is not None
+        table.left_early = {p for p in table.stood_in if table.game.counts[p] > 0}
         table.status = TableStatus.OVER if game.finished else TableStatus.PLAYING
         assert table.game is not None
         if table.game.is_over and not game.finished:
@@ -1717,6 +1795,8 @@ class Hall:
                 E.SEATS_BELOW_RULES,
                 count=rules.min_players,
             )
+        if settings.rated:
+            check_rated(preset, rules, settings, public, player)
         code = await self.new_code()
         token = secrets.token_urlsafe(24) if player is None else player.seat_token(code, 0)
         # The first game's secret: its commitment is in the table from the first moment.

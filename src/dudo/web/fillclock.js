@@ -2,7 +2,7 @@
 // game starts when it runs out) ticking live, and whether the table is public or private.
 //
 // Test hooks: #fill-clock (hidden when no countdown runs; data-deadline in ms), #table-kind
-// (data-public="true" | "false").
+// (data-public and data-rated: "true" | "false").
 
 import { t } from "/static/i18n.js";
 import { countdownText } from "/static/lobby.js";
@@ -16,7 +16,9 @@ function draw() {
   const table = shown;
   if (kind) {
     kind.dataset.public = String(!!table?.public);
-    kind.textContent = table ? t(table.public ? "hall.public_table" : "hall.private_table") : "";
+    kind.dataset.rated = String(!!table?.rated);
+    const which = table?.rated ? "hall.rated_table" : table?.public ? "hall.public_table" : "hall.private_table";
+    kind.textContent = table ? t(which) : "";
   }
   if (!clock) return;
   const deadline = table?.status === "lobby" ? table.fill_deadline : null;

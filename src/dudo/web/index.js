@@ -21,6 +21,8 @@
 //   #create-turn-seconds    turn timer seconds (0 = none)
 //   #create-grace-seconds   grace seconds
 //   #create-hints           checkbox: hints for learners (odds, the hard bot's move, the review)
+//   #create-rated           checkbox: a rated table (ticks #create-public, clears #create-hints
+//                             and holds both while ticked)
 //   #create-button          submit; on success the token goes to localStorage
 //                             "dudo.seat.<CODE>" and the page goes to /t/<CODE>
 //   #create-error           the server's complaint, if any
@@ -381,6 +383,16 @@ async function main() {
       state.bots.push(state.botLevels.includes("easy") ? "easy" : state.botLevels[0]);
       renderBots();
     }
+  });
+  // A rated table is public and has no hints: ticking it sets both, and holds them.
+  $("create-rated").addEventListener("change", (e) => {
+    const rated = e.target.checked;
+    if (rated) {
+      $("create-public").checked = true;
+      $("create-hints").checked = false;
+    }
+    $("create-public").disabled = rated;
+    $("create-hints").disabled = rated;
   });
   $("create-form").addEventListener("submit", create);
   $("join-code-form").addEventListener("submit", (e) => {

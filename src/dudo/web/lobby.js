@@ -40,6 +40,7 @@ export function createFields() {
   const seconds = Number($("create-fill-seconds")?.value);
   return {
     public: !!$("create-public")?.checked,
+    rated: !!$("create-rated")?.checked,
     fill_seconds: Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds) : 0,
     fill_level: $("create-fill-level")?.value || "easy",
   };
@@ -62,6 +63,7 @@ function cardEl(card) {
     ? el("ul", { class: "lobby-bots" }, ...card.bots.map((b) => el("li", { class: "chip" }, botLevelLabel(b))))
     : el("p", { class: "lobby-bots muted small" }, t("hall.no_bots"));
   const badges = [];
+  if (card.rated) badges.push(el("span", { class: "badge gold lobby-rated" }, t("hall.rated")));
   if (card.house_rules > 0) badges.push(el("span", { class: "badge" }, t("hall.house_rules", { count: card.house_rules })));
   if (card.hints) badges.push(el("span", { class: "badge blue" }, t("create.hints")));
   badges.push(

@@ -228,12 +228,13 @@ async def my_tables(me: MeDep, hall: HallDep) -> dict[str, Any]:
 async def export(me: MeDep, hall: HallDep) -> dict[str, Any]:
     """Everything the server keeps about the player, as JSON."""
     games = await hall.answer(hall.store.player_games, me.id)
+    rated = await hall.answer(hall.store.rater_ratings, me.id)
     return {
         "format": "dudo-player-export",
         "exported": time.time(),
         "profile": P.profile(me.player),
         "games": games,
-        "ratings": [],
+        "ratings": [{"family": family, **rating} for family, rating in sorted(rated.items())],
     }
 
 

@@ -44,6 +44,8 @@ class CreateTable(BaseModel):
     #: The lobby's countdown (0: none): bots of ``fill_level`` take the open seats when it ends.
     fill_seconds: int = Field(default=0, ge=0, le=3600)
     fill_level: str = Field(default="easy", max_length=40)
+    #: The result changes the players' ratings: public, no hints, the preset's own rules.
+    rated: bool = Field(default=False, strict=True)
 
 
 class JoinTable(BaseModel):
@@ -88,6 +90,7 @@ async def create_table(
         body.hints,
         body.fill_seconds,
         body.fill_level,
+        body.rated,
     )
     table, token = await hall.create(
         body.name, body.preset, body.options, settings, body.bots, public=body.public, player=player

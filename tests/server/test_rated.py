@@ -1,0 +1,173 @@
+"""Rated tables on a real server: what a rated table must be (public, no hints, its preset's own
+rules, players in its seats), a rated game that rates its players and bots once at its end, a
+player who leaves a rated game finishing last, and "Play now" opening rated tables for players.
+The rules of ratings: docs/server.md, "Ratings"."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from dudo.records import replay
+
+from .conftest import (
+    Json,
+    LiveServer,
+    Player,
+    ServerFactory,
+    api,
+    get_table,
+    host_post,
+    play_turns,
+)
+from .test_lobby import lobby, play_now
+from .test_players import as_player, new_player, refused
+
+
+def rated_table(server: LiveServer, key: str, **body: Any) -> Json:
+    """A rated Dudo table hosted by the player holding ``key``."""
+    body = {
+        "name": "Ana",
+        "preset": "dudo",
+        "public": True,
+        "rated": True,
+        "bot_seconds": 0,
+        "reveal_seconds": 0,
+        **body,
+    }
+    with api(server) as http:
+        response = http.post("/api/tables", json=body, headers=as_player(key))
+    assert response.status_code == 201, response.text
+    created: Json = response.json()
+    return created
+
+
+def join_as(server: LiveServer, code: str, name: str, key: str) -> Json:
+    with api(server) as http:
+        response = http.post(
+            f"/api/tables/{code}/join", json={"name": name}, headers=as_player(key)
+        )
+    assert response.status_code == 201, response.text
+    joined: Json = response.json()
+    return joined
+
+
+def test_a_rated_table_is_public_without_hints_or_house_rules_and_seats_players(
+    shared_server: LiveServer,
+) -> None:
+    ana = new_player(shared_server, "Ana Rated")
+    base = {"name": "Ana", "preset": "perudo", "public": True, "rated": True}
+    with api(shared_server) as http:
+        mine = as_player(ana["key"])
+        before = len(lobby(shared_server)["tables"])
+        cases = [
+            ({**base, "public": False}, 400, "rated_needs_public"),
+            ({**base, "hints": True}, 400, "rated_no_hints"),
+            ({**base, "options": {"dice_per_player": 3}}, 400, "rated_house_rules"),
+        ]
+        for body, status, code in cases:
+            refused(http.post("/api/tables", json=body, headers=mine), status, code)
+        refused(http.post("/api/tables", json=base), 401, "rated_needs_player")
+        refused(
+            http.post("/api/tables", json={**base, "rated": "yes"}, headers=mine),
+            422,
+            "invalid_request",
+        )
+        # The preset's own value written out is no house rule.
+        same = {**base, "options": {"dice_per_player": 5}}
+        assert http.post("/api/tables", json=same, headers=mine).status_code == 201
+        assert len(lobby(shared_server)["tables"]) == before + 1, "each refusal made nothing"
+    table = rated_table(shared_server, ana["key"])
+    card = next(c for c in lobby(shared_server)["tables"] if c["code"] == table["code"])
+    assert card["rated"] is True
+    assert get_table(shared_server, table["code"])["rated"] is True
+    # A seat token alone cannot sit there; a player can.
+    with api(shared_server) as http:
+        refused(
+            http.post(f"/api/tables/{table['code']}/join", json={"name": "Bo"}),
+            401,
+            "rated_needs_player",
+        )
+    bo = new_player(shared_server, "Bo Rated")
+    assert join_as(shared_server, table["code"], "Bo", bo["key"])["seat"] == 1
+
+
+def test_a_rated_game_rates_its_players_and_bots_once(live_server: ServerFactory) -> None:
+    server = live_server()
+    ana, bo = new_player(server, "Ana"), new_player(server, "Bo")
+    created = rated_table(server, ana["key"], seats=4, bots=["easy", "easy"])
+    code = created["code"]
+    joined = join_as(server, code, "Bo", bo["key"])
+    host_post(server, code, "start", created["token"])
+    with (
+        Player(server, code, created["token"], name="Ana") as a,
+        Player(server, code, joined["token"], name="Bo") as b,
+    ):
+        final = play_turns([a, b], random.Random(7))
+    assert final["winner"] is not None
+    table = get_table(server, code)
+    with api(server) as http:
+        record = http.get(f"/api/games/{table['game']}/record").json()
+        board = {r["rater"]: r for r in http.get("/api/ratings/dudo").json()["ratings"]}
+        anas = http.get(f"/api/players/{ana['id']}/ratings").json()["ratings"]
+        export = http.get("/api/players/me/export", headers=as_player(ana["key"])).json()
+    assert record["meta"]["rated"] == "dudo"
+    assert set(board) == {ana["id"], bo["id"], "bot:easy"}
+    assert all(r["games"] == 1 for r in board.values()), "two easy bots are one rater, once"
+    assert board[ana["id"]]["name"] == "Ana"
+    # Ana's place is the engine's: the finishing order of the replayed record.
+    order = replay(record).finishing_order()
+    (history,) = anas["dudo"]["history"]
+    ana_player = next(i for i, p in enumerate(record["players"]) if p["name"] == "Ana")
+    assert history["place"] == order.index(ana_player) + 1
+    assert history["game"] == table["game"]
+    assert export["ratings"][0]["family"] == "dudo" and export["ratings"][0]["games"] == 1
+    (game,) = export["games"]
+    assert game["place"] == history["place"] and game["rated"] == "dudo"
+    # A restart stores nothing again: the ratings are as they were.
+    server.restart()
+    with api(server) as http:
+        again = {r["rater"]: r for r in http.get("/api/ratings/dudo").json()["ratings"]}
+    assert again == board
+
+
+def test_leaving_a_rated_game_finishes_last(live_server: ServerFactory) -> None:
+    """Bo goes away with dice left: after the grace period a bot plays for him, and however
+    well it does, Bo finishes below everyone who played on."""
+    server = live_server()
+    ana, bo = new_player(server, "Ana"), new_player(server, "Bo")
+    created = rated_table(server, ana["key"], seats=3, bots=["easy"], grace_seconds=0)
+    code = created["code"]
+    join_as(server, code, "Bo", bo["key"])
+    with Player(server, code, created["token"], name="Ana") as a:  # Bo never comes
+        host_post(server, code, "start", created["token"])
+        final = play_turns([a], random.Random(11))
+    assert final["winner"] is not None
+    table = get_table(server, code)
+    with api(server) as http:
+        record = http.get(f"/api/games/{table['game']}/record").json()
+        bos = http.get("/api/players/me/export", headers=as_player(bo["key"])).json()
+    bo_player = next(i for i, p in enumerate(record["players"]) if p["name"] == "Bo")
+    assert record["meta"]["left_early"] == [bo_player]
+    (game,) = bos["games"]
+    assert (game["place"], game["left_early"]) == (3, True)
+    assert bos["ratings"][0]["history"][0]["place"] == 3
+
+
+def test_play_now_opens_rated_tables_for_players(live_server: ServerFactory) -> None:
+    server = live_server()
+    ana = new_player(server, "Ana")
+    with api(server) as http:
+        response = http.post(
+            "/api/lobby/play",
+            json={"name": "Ana", "preset": "perudo"},
+            headers=as_player(ana["key"]),
+        )
+    assert response.status_code == 201, response.text
+    rated = response.json()
+    assert get_table(server, rated["code"])["rated"] is True
+    # Someone without a player key is not seated at a rated table: they get one of their own,
+    # unrated, where the next person without a key joins them.
+    cy = play_now(server, "Cy", preset="perudo")
+    assert cy["code"] != rated["code"] and get_table(server, cy["code"])["rated"] is False
+    assert play_now(server, "Di", preset="perudo")["code"] == cy["code"]
