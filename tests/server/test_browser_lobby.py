@@ -133,6 +133,47 @@ def test_play_now_in_two_browsers_seats_both_at_one_table(server: LiveServer, pa
     )
 
 
+@pytest.mark.parametrize(("lang", "viewport"), [("es", PHONE), ("it", DESKTOP)])
+def test_a_rated_table_made_with_the_form_is_rated_everywhere(
+    server: LiveServer, pages: Pages, lang: str, viewport: dict[str, int]
+) -> None:
+    text = words(lang)
+    ana = pages.open(server.url + "/", lang=lang, viewport=viewport, name="Ana")
+    expect(ana.locator("#you-button-name")).not_to_be_empty()  # the browser's player is made
+    ana.check("#create-hints")
+    ana.check("#create-rated")
+    # Rated means public and no hints: the form sets both and holds them.
+    expect(ana.locator("#create-public")).to_be_checked()
+    expect(ana.locator("#create-public")).to_be_disabled()
+    expect(ana.locator("#create-hints")).not_to_be_checked()
+    expect(ana.locator("#create-hints")).to_be_disabled()
+    expect(ana.locator('label:has(#create-rated) [data-i18n="create.rated"]')).to_have_text(
+        text["create.rated"]
+    )
+    ana.locator(".hints-choice:has(#create-rated)").screenshot(
+        path=str(screenshot_dir() / f"create-rated-{lang}.png")
+    )
+    ana.click("#create-button")
+    ana.wait_for_url(re.compile(r"/t/[A-Z0-9]+$"))
+    code = ana.url.rsplit("/", 1)[1]
+    kind = ana.locator("#table-kind")
+    expect(kind).to_have_attribute("data-rated", "true")
+    expect(kind).to_have_text(text["hall.rated_table"])
+
+    bo = pages.open(server.url + "/", lang=lang, viewport=viewport, name="Bo")
+    listed = bo.locator(f'#lobby-list li.lobby-card[data-code="{code}"]')
+    expect(listed.locator(".lobby-rated")).to_have_text(text["hall.rated"])
+    listed.screenshot(path=str(screenshot_dir() / f"open-tables-rated-{lang}.png"))
+    # Bo's browser is a player too: the join button seats him at the rated table.
+    listed.locator("a.lobby-join").click()
+    bo.wait_for_url(f"**/t/{code}")
+    bo.fill("#join-name", "Bo")
+    bo.click("#join-button")
+    expect(ana.locator("#seat-list .seat-name").filter(has_text=re.compile("^Bo$"))).to_have_count(
+        1
+    )
+
+
 def test_the_countdown_runs_out_in_the_browser_and_the_game_starts(
     server: LiveServer, pages: Pages
 ) -> None:
