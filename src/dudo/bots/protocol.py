@@ -22,6 +22,7 @@ from typing import Any, Final
 from dudo.engine.actions import Action, Bid, Call
 from dudo.engine.errors import DudoError, RecordError
 from dudo.engine.events import EVENT_TYPES, Event
+from dudo.engine.jsonable import compact_json, event_fields, view_fields
 from dudo.engine.view import PlayerView
 from dudo.records import JsonChecks, canonical_action, parse_rules, show_value, strict_json
 
@@ -82,24 +83,9 @@ _seat = _checks.player
 # ---------------------------------------------------------------------------- writing
 
 
-def _plain(value: Any) -> Any:
-    """An engine value as JSON: bids as their notation, enums as text, tuples as lists."""
-    kind = type(value)
-    if kind is int or kind is bool or kind is str or value is None:  # most values: first
-        return value
-    if kind is tuple:
-        return [_plain(v) for v in value]
-    if isinstance(value, Bid | StrEnum):
-        return str(value)
-    return value
-
-
 def event_to_json(event: Event) -> dict[str, Any]:
     """``{"type": "BidMade", "player": 0, "bid": "5x3", ...}``: the type's name, every field."""
-    out: dict[str, Any] = {"type": type(event).__name__}
-    for name, value in zip(event._fields, event, strict=True):
-        out[name] = _plain(value)
-    return out
+    return event_fields(event)
 
 
 def _round_action_json(player: int, action: Action) -> dict[str, Any]:
@@ -110,39 +96,21 @@ def _round_action_json(player: int, action: Action) -> dict[str, Any]:
 
 
 def view_to_json(view: PlayerView) -> dict[str, Any]:
-    """Every field of ``view`` as JSON-ready values (see ``PROTOCOL.md``, "The view")."""
+    """Every field of ``view`` as JSON-ready values (see ``PROTOCOL.md``, "The view"): the
+    engine's view fields, with the rules, round actions as objects, the legal actions and the
+    view's events."""
     return {
         "rules": view.rules.to_dict(),
-        "viewer": view.viewer,
-        "players": view.players,
-        "order": list(view.order),
-        "dice_counts": list(view.dice_counts),
-        "start_total": view.start_total,
-        "obliged": sorted(view.obliged),
-        "phase": view.phase,
-        "round_number": view.round_number,
-        "obliging": view.obliging,
-        "obliger": view.obliger,
-        "visibility": view.visibility,
-        "opener": view.opener,
-        "to_move": view.to_move,
-        "standing_bid": None if view.standing_bid is None else str(view.standing_bid),
-        "bidder": view.bidder,
-        "passer": view.passer,
-        "passed": sorted(view.passed),
+        **view_fields(view),
         "round_actions": [_round_action_json(p, a) for p, a in view.round_actions],
-        "my_dice": None if view.my_dice is None else list(view.my_dice),
-        "seen_dice": [None if hand is None else list(hand) for hand in view.seen_dice],
-        "set_aside": [list(hand) for hand in view.set_aside],
         "legal_actions": [str(a) for a in view.legal_actions],
         "events": [event_to_json(e) for e in view.events],
-        "winner": view.winner,
     }
 
 
 def dumps(message: Mapping[str, Any]) -> str:
     """One message as one line of compact JSON (no newline inside, none at the end)."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return compact_json(message, allow_nan=False)
 
 
 # ---------------------------------------------------------------------------- reading

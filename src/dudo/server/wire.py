@@ -12,9 +12,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from dudo.engine.actions import Action, Bid, RevealBid
+from dudo.engine.actions import Bid, RevealBid
 from dudo.engine.counting import counting_dice
 from dudo.engine.events import Event, Revealed
+from dudo.engine.jsonable import compact_json, event_fields, plain, view_fields
 from dudo.engine.rules import Rules
 from dudo.engine.view import PlayerView
 from dudo.server.errors import ErrorCode, Refused
@@ -32,27 +33,14 @@ class BadMessage(Refused, ValueError):
         super().__init__(code, message, 400)
 
 
-def _plain(value: Any) -> Any:
-    """Engine values as JSON: bids and actions as their notation, tuples as lists."""
-    if isinstance(value, Bid):
-        return str(value)
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, frozenset):
-        return sorted(_plain(v) for v in value)
-    return value
-
-
 def event_json(seq: int, event: Event, rules: Rules) -> dict[str, Any]:
-    out: dict[str, Any] = {"seq": seq, "type": type(event).__name__}
-    for name, value in zip(event._fields, event, strict=True):
-        out[name] = _plain(value)
+    out: dict[str, Any] = {"seq": seq, **event_fields(event)}
     if type(event) is Revealed:
         # Which dice counted for the bid: the engine's counting, so clients need not know it.
         out["counted"] = (
             None
             if event.bid is None
-            else _plain(
+            else plain(
                 counting_dice(
                     event.hands, event.bid.face, event.wild_aces, rules.wild_needs_natural
                 )
@@ -61,56 +49,29 @@ def event_json(seq: int, event: Event, rules: Rules) -> dict[str, Any]:
     return out
 
 
-def action_text(action: Action) -> str:
-    return str(action)
-
-
 def view_json(view: PlayerView, names: list[str], seats: list[int], turn: int) -> dict[str, Any]:
+    """The engine's view fields (:func:`~dudo.engine.jsonable.view_fields`) as the wire names
+    them (``round``, ``legal``, round actions as pairs), with the table's names and seats, the
+    legal actions split for the client, and the turn count. PROTOCOL.md, "The view"."""
     legal = view.legal_actions
-    return {
-        "viewer": view.viewer,
-        "players": view.players,
-        "names": names,
-        "seats": seats,
-        "order": list(view.order),
-        "dice_counts": list(view.dice_counts),
-        "start_total": view.start_total,
-        "phase": view.phase,
-        "round": view.round_number,
-        "obliging": view.obliging,
-        "obliger": view.obliger,
-        "obliged": sorted(view.obliged),
-        "visibility": view.visibility,
-        "opener": view.opener,
-        "to_move": view.to_move,
-        "standing_bid": None if view.standing_bid is None else str(view.standing_bid),
-        "bidder": view.bidder,
-        "passer": view.passer,
-        "passed": sorted(view.passed),
-        "round_actions": [[p, str(a)] for p, a in view.round_actions],
-        "my_dice": None if view.my_dice is None else list(view.my_dice),
-        "seen_dice": [None if hand is None else list(hand) for hand in view.seen_dice],
-        "set_aside": [list(hand) for hand in view.set_aside],
-        "legal": [str(a) for a in legal],
-        "legal_bids": [[a.quantity, a.face] for a in legal if type(a) is Bid],
-        "legal_reveals": [str(a) for a in legal if type(a) is RevealBid],
-        "turn": turn,
-        "winner": view.winner,
-        "faces": view.rules.faces,
-    }
+    out = view_fields(view)
+    out["round"] = out.pop("round_number")
+    out.update(
+        names=names,
+        seats=seats,
+        round_actions=[[p, str(a)] for p, a in view.round_actions],
+        legal=[str(a) for a in legal],
+        legal_bids=[[a.quantity, a.face] for a in legal if type(a) is Bid],
+        legal_reveals=[str(a) for a in legal if type(a) is RevealBid],
+        turn=turn,
+        faces=view.rules.faces,
+    )
+    return out
 
 
 def dumps(message: dict[str, Any]) -> str:
     """``message`` as compact JSON text that can always be sent as UTF-8."""
-    text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-    if not text.isascii():  # O(1) for a str: only non-ASCII text is checked
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            # A lone surrogate has no UTF-8 form and would kill the sending connection:
-            # escaped (\ud800) it is valid JSON that any client reads.
-            return json.dumps(message, separators=(",", ":"))
-    return text
+    return compact_json(message)
 
 
 # ------------------------------------------------------------------------- client frames
