@@ -451,6 +451,7 @@ def test_the_leaderboard_and_profile_pages_match_the_api(
     page.click("#you-button")
     me = page.locator("#you-profile")
     expect(me).to_have_text(text["player.profile_link"])
+    page.screenshot(path=str(screenshot_dir() / f"profile-link-{lang}-{size}-{scheme}.png"))
     href = me.get_attribute("href") or ""
     assert href.startswith("/players/") and href != "/players/", href
     me.click()
