@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from playwright.sync_api import Browser, Page, expect
 
 from dudo.records import replay
@@ -153,6 +154,16 @@ def test_a_profile_counts_exactly_the_finished_games(db_url: str) -> None:
         assert hard is not None and (hard["games"], hard["wins"]) == (5, 2)
         assert store.profile(CY) is None, "a deleted player has no profile"
         assert store.profile("nobody") is None
+        # A few queries whatever the number of games: none per game.
+        statements: list[str] = []
+        sa.event.listen(
+            store.engine, "before_cursor_execute", lambda *args: statements.append(args[2])
+        )
+        store.profile(ANA)
+        many = len(statements)
+        statements.clear()
+        store.profile(BO)  # two games to Ana's six
+        assert many == len(statements) <= 6, statements
     finally:
         store.close()
 
