@@ -473,6 +473,15 @@ def test_the_leaderboard_and_profile_pages_match_the_api(
     expect(page.locator("#profile-no-games")).to_have_text(text["profile.no_games"])
     expect(page.locator("#profile-no-opponents")).to_have_text(text["profile.no_opponents"])
     problems += check_page(page, lang, f"profile-new-{lang}-{size}-{scheme}")
+    # Another language chosen on the page words it again, numbers and chart included.
+    other = "it" if lang == "en" else "en"
+    page.goto(f"{server.url}/players/{ANA}")
+    expect(page.locator("main#profile-main")).to_have_attribute("data-state", "ready")
+    page.select_option("#lang-select", other)
+    check_profile(page, server, ANA, other)
+    expect(page.locator("#profile-ratings-heading")).to_have_text(
+        words(other)["profile.ratings_heading"]
+    )
     page.context.close()
     assert not problems, "\n".join(problems)
     assert not errors, errors
