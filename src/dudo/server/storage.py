@@ -215,6 +215,10 @@ sa.Index("rating_history_rater", rating_history_table.c.rater, rating_history_ta
 
 log = logging.getLogger("dudo.server")
 
+#: How many of the latest finished games and of the raters met most often a profile gives.
+PROFILE_RECENT = 20
+PROFILE_OPPONENTS = 5
+
 #: ``save_seat``'s ``host`` when the host does not change.
 KEEP_HOST = -1
 
@@ -1038,6 +1042,151 @@ class Store:
                         }
                     )
             return out
+
+    def profile(self, rater: str) -> dict[str, Any] | None:
+        """What anyone may see of a rater (a player id or ``bot:<level>``): the name, finished
+        games and wins in all and by preset, the latest finished games, the raters met most
+        often and the ratings with their history; None for a player id that is nobody's (or
+        whose account was deleted). Only finished games count, and no table code is given (a
+        code is the invitation to a table). Several bots of one level in a game are one rater,
+        placed at the best of their places."""
+        gp = game_players_table
+        other = gp.alias("other")
+        with self.engine.connect() as c:
+            name = None
+            if not rater.startswith(ratings.BOT_PREFIX):
+                name = c.execute(
+                    sa.select(players_table.c.name).where(
+                        players_table.c.id == rater, players_table.c.deleted.is_(None)
+                    )
+                ).scalar()
+                if name is None:
+                    return None
+            # One row per finished game of the rater: its place and whether it left early.
+            mine = (
+                sa.select(
+                    gp.c.game_id,
+                    sa.func.min(gp.c.place).label("place"),
+                    sa.func.max(sa.case((gp.c.left_early, 1), else_=0)).label("left_early"),
+                )
+                .join(games_table, games_table.c.id == gp.c.game_id)
+                .where(gp.c.rater == rater, games_table.c.finished.is_not(None))
+                .group_by(gp.c.game_id)
+                .subquery("mine")
+            )
+            won = sa.func.sum(sa.case((mine.c.place == 1, 1), else_=0))
+            played = sa.func.count()
+            by_preset = c.execute(
+                sa.select(tables_table.c.preset, played.label("games"), won.label("wins"))
+                .select_from(mine)
+                .join(games_table, games_table.c.id == mine.c.game_id)
+                .join(tables_table, tables_table.c.code == games_table.c.code)
+                .group_by(tables_table.c.preset)
+                .order_by(played.desc(), tables_table.c.preset)
+            ).all()
+            seats = (
+                sa.select(sa.func.count())
+                .select_from(other)
+                .where(other.c.game_id == mine.c.game_id)
+                .scalar_subquery()
+            )
+            recent = c.execute(
+                sa.select(
+                    mine.c.game_id,
+                    mine.c.place,
+                    mine.c.left_early,
+                    games_table.c.finished,
+                    games_table.c.rated,
+                    tables_table.c.preset,
+                    seats.label("players"),
+                )
+                .join(games_table, games_table.c.id == mine.c.game_id)
+                .join(tables_table, tables_table.c.code == games_table.c.code)
+                .order_by(games_table.c.finished.desc(), mine.c.game_id.desc())
+                .limit(PROFILE_RECENT)
+            ).all()
+            # The other raters of those games, one row per (game, rater).
+            theirs = (
+                sa.select(other.c.game_id, other.c.rater, sa.func.min(other.c.place).label("place"))
+                .where(
+                    other.c.rater.is_not(None),
+                    other.c.rater != rater,
+                    other.c.game_id.in_(sa.select(gp.c.game_id).where(gp.c.rater == rater)),
+                )
+                .group_by(other.c.game_id, other.c.rater)
+                .subquery("theirs")
+            )
+            # Above them: a better place, or a place where they have none (a game stored before
+            # places were kept gives the winner's alone).
+            above = sa.case(
+                (
+                    sa.and_(
+                        mine.c.place.is_not(None),
+                        sa.or_(theirs.c.place.is_(None), mine.c.place < theirs.c.place),
+                    ),
+                    1,
+                ),
+                else_=0,
+            )
+            met = sa.func.count()
+            opponents = c.execute(
+                sa.select(
+                    theirs.c.rater,
+                    players_table.c.name,
+                    met.label("games"),
+                    sa.func.sum(above).label("wins_against"),
+                )
+                .select_from(mine)
+                .join(theirs, theirs.c.game_id == mine.c.game_id)
+                .outerjoin(players_table, players_table.c.id == theirs.c.rater)
+                .group_by(theirs.c.rater, players_table.c.name)
+                .order_by(met.desc(), theirs.c.rater)
+                .limit(PROFILE_OPPONENTS)
+            ).all()
+        games = sum(int(r.games) for r in by_preset)
+        wins = sum(int(r.wins or 0) for r in by_preset)
+        rated = self.rater_ratings(rater)
+        for family in rated.values():
+            for point in family["history"]:
+                # The rating shown after that game, so a chart needs no formula of its own.
+                point["rating"] = ratings.ordinal(point["mu_after"], point["sigma_after"])
+        return {
+            "rater": rater,
+            "name": name,
+            "games": games,
+            "wins": wins,
+            "by_preset": [
+                {
+                    "preset": r.preset,
+                    "games": int(r.games),
+                    "wins": int(r.wins or 0),
+                    "win_rate": int(r.wins or 0) / int(r.games),
+                }
+                for r in by_preset
+            ],
+            "ratings": rated,
+            "recent": [
+                {
+                    "game": r.game_id,
+                    "preset": r.preset,
+                    "rated": r.rated,
+                    "finished": r.finished,
+                    "place": r.place,
+                    "players": int(r.players),
+                    "left_early": bool(r.left_early),
+                }
+                for r in recent
+            ],
+            "opponents": [
+                {
+                    "rater": r.rater,
+                    "name": r.name,
+                    "games": int(r.games),
+                    "wins_against": int(r.wins_against or 0),
+                }
+                for r in opponents
+            ],
+        }
 
     def create_cup(self, cup_id: str, token: str, state: dict[str, Any]) -> None:
         with self.engine.begin() as c:

@@ -10,7 +10,8 @@
 //
 // Markup (made here, inside the top bar):
 //   #you-button        the player's name; opens #you-dialog
-//   #you-dialog        #you-name/#you-rename, #you-code-button/#you-code/#you-code-help,
+//   #you-dialog        #you-profile (the link to the player's profile page),
+//                      #you-name/#you-rename, #you-code-button/#you-code/#you-code-help,
 //                      #you-claim/#you-claim-button, #you-password/#you-password-button,
 //                      #you-login-name/#you-login-password/#you-login-button, #you-export,
 //                      #you-delete/#you-delete-confirm, #you-error, #you-status
@@ -124,6 +125,7 @@ function buildDialog() {
       button("you-close", "player.close", { class: "small" }),
     ),
     el("p", { class: "muted small", "data-i18n": "player.intro" }, t("player.intro")),
+    el("p", {}, el("a", { id: "you-profile", href: "/ratings", "data-i18n": "player.profile_link" }, t("player.profile_link"))),
     el("p", { id: "you-error", class: "error-text", role: "alert", hidden: true }),
     el("p", { id: "you-status", class: "you-status", role: "status" }),
     el(
@@ -224,6 +226,9 @@ function render() {
   if (!dialog) return;
   if (document.activeElement !== $("you-name")) $("you-name").value = name;
   $("you-password-on").hidden = !me?.password;
+  const profile = $("you-profile");
+  profile.hidden = !me?.id;
+  if (me?.id) profile.href = `/players/${encodeURIComponent(me.id)}`;
 }
 
 function stopCode() {

@@ -9,11 +9,20 @@ from pathlib import Path
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 
+from dudo.server import ratings
 from dudo.server.errors import ErrorCode, Refused
 from dudo.server.routes.games import MAX_GAME_ID
 
 WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
-PAGES = ("index.html", "table.html", "cup.html", "games.html", "replay.html")
+PAGES = (
+    "index.html",
+    "table.html",
+    "cup.html",
+    "games.html",
+    "replay.html",
+    "ratings.html",
+    "profile.html",
+)
 _TOPBAR = re.compile(r"^  <!-- topbar -->\n(?P<items>(?:.*\n)*?)  <!-- /topbar -->\n", re.MULTILINE)
 
 
@@ -90,6 +99,26 @@ def pages_router() -> APIRouter:
                 ErrorCode.NO_FINISHED_GAME, f"there is no finished game {game_id}", 404, id=game_id
             )
         return page("replay.html")
+
+    @router.get("/ratings")
+    async def ratings_page() -> HTMLResponse:
+        return page("ratings.html")
+
+    @router.get("/ratings/{family}")
+    async def family_page(family: str) -> HTMLResponse:
+        if family not in ratings.FAMILIES:
+            raise Refused(
+                ErrorCode.UNKNOWN_PRESET,
+                f"rule family {family!r} is unknown; families are: {', '.join(ratings.FAMILIES)}",
+                404,
+                preset=family[:40],
+            )
+        return page("ratings.html")
+
+    @router.get("/players/{rater}")
+    async def profile_page(rater: str) -> HTMLResponse:
+        # Whether the player exists the page asks the API (and says so in its language).
+        return page("profile.html")
 
     @router.get("/sw.js")
     async def sw_script() -> Response:

@@ -1,4 +1,5 @@
-"""Ratings as JSON: a rule family's leaderboard and one rater's ratings with their history."""
+"""Ratings as JSON: a rule family's leaderboard, one rater's ratings with their history, and a
+rater's public profile (games, wins by preset, latest games, favourite opponents)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from dudo.bots import BOT_NAMES
 from dudo.server import ratings
 from dudo.server.deps import HallDep
 from dudo.server.errors import ErrorCode, Refused
@@ -29,3 +31,20 @@ async def leaderboard(family: str, hall: HallDep) -> dict[str, Any]:
 async def rater_ratings(rater: str, hall: HallDep) -> dict[str, Any]:
     # A rater is a player id or "bot:<level>"; one never rated has no families (not an error).
     return {"rater": rater[:40], "ratings": await hall.answer(hall.store.rater_ratings, rater)}
+
+
+@router.get("/api/players/{rater}/profile")
+async def profile(rater: str, hall: HallDep) -> dict[str, Any]:
+    """A player's (by id) or a bot level's (``bot:hard``) profile; 404 for anyone else."""
+    if rater.startswith(ratings.BOT_PREFIX):
+        level = rater.removeprefix(ratings.BOT_PREFIX)
+        if level not in BOT_NAMES:
+            raise Refused(
+                ErrorCode.NO_PLAYER,
+                f"there is no bot level {level[:20]!r}; levels are: {', '.join(BOT_NAMES)}",
+                404,
+            )
+    found = await hall.answer(hall.store.profile, rater) if 0 < len(rater) <= 40 else None
+    if found is None:
+        raise Refused(ErrorCode.NO_PLAYER, "there is no such player", 404)
+    return found
