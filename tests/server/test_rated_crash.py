@@ -25,7 +25,7 @@ from .conftest import (
     host_post,
     play_turns,
 )
-from .test_players import new_player
+from .test_players import as_player, new_player
 from .test_rated import join_as, rated_table
 
 #: The raters of the test's game: two players and one bot of each of two levels.
@@ -102,6 +102,16 @@ class RatedGame:
         return final, ana
 
 
+def retrying(player: Player) -> None:
+    """The server keeps retrying the result it could not store, and says so (the table frame
+    saying it comes before or after the game's last update)."""
+    if player.table is None or player.table["store"] != "retrying":
+        player.until(
+            lambda f: f["type"] == "table" and f["table"]["store"] == "retrying",
+            "the table saying its result is not stored yet",
+        )
+
+
 def snapshot(server: LiveServer, game: RatedGame) -> Json:
     """What the API says of the ratings: the Dudo leaderboard and each rater's own ratings."""
     with api(server) as http:
@@ -169,11 +179,7 @@ def test_a_kill_between_the_last_action_and_the_result_rates_the_game_once(
     final, ana = game.play(seed=31)
     game_id = get_table(server, game.code)["game"]
     with ana:
-        # The server keeps retrying the result it could not store, and says so.
-        ana.until(
-            lambda f: f["type"] == "table" and f["table"]["store"] == "retrying",
-            "the table saying its result is not stored yet",
-        )
+        retrying(ana)
     (actions,) = sql(db_url, "SELECT count(*) FROM actions WHERE game_id = :g", g=game_id)
     assert actions[0] == final["turn"], "every action, the last one too, is stored"
     (result,) = sql(db_url, "SELECT finished, record FROM games WHERE id = :g", g=game_id)
@@ -210,3 +216,71 @@ def test_a_kill_right_after_a_rated_game_and_two_restarts_change_nothing(
     assert check_rated_once(server, game, game_id, final["winner"]) == first
     server.restart()
     assert check_rated_once(server, game, game_id, final["winner"]) == first
+
+
+def throw_dice_away(player: Player) -> Json:
+    """Play ``player`` to lose: on their turn the highest bid there is (which the next player
+    calls), until the game is over; the final view."""
+    acted = -1
+    while True:
+        player.until(
+            lambda f: (
+                f["type"] == "update"
+                and (f["view"]["winner"] is not None or f["view"]["to_move"] == f["view"]["viewer"])
+            ),
+            "a turn of the player or the end",
+            timeout=30,
+        )
+        view = player.view
+        assert view is not None
+        if view["winner"] is not None:
+            return view
+        if view["turn"] <= acted or view["to_move"] != view["viewer"]:
+            continue
+        legal: list[str] = view["legal"]
+        bids = [a for a in legal if "x" in a]
+        if bids:
+            player.act(max(bids, key=lambda a: int(a.split("x")[0])))
+        else:  # no bid to make: calling, or what the round asks first (open or closed dice)
+            player.act("call" if "call" in legal else legal[0])
+        acted = view["turn"]
+
+
+def test_a_kill_after_a_stand_in_went_out_still_places_its_person_last(
+    live_server: ServerFactory, db_url: str
+) -> None:
+    """Bo never comes: a bot plays for him from the start, and he finishes last whatever it
+    does. Ana throws her dice away, so Bo's bot does not go out first: killed between the
+    game's last action and its result, the restarted server must still know that Bo left with
+    dice, and not place him where his bot went out."""
+    server = live_server(database_url=db_url)
+    ana, bo = new_player(server, "Ana"), new_player(server, "Bo")
+    created = rated_table(server, ana["key"], seats=4, bots=["easy", "easy"], grace_seconds=0)
+    code = created["code"]
+    join_as(server, code, "Bo", bo["key"])
+    refuse_results(db_url)
+    with Player(server, code, created["token"], name="Ana") as a:
+        host_post(server, code, "start", created["token"])
+        final = throw_dice_away(a)
+        retrying(a)
+    server.kill()
+    allow_results(db_url)
+    server.start()
+    game_id = get_table(server, code)["game"]
+    deadline = time.monotonic() + 15
+    with api(server) as http:
+        while (record := http.get(f"/api/games/{game_id}/record")).status_code != 200:
+            assert time.monotonic() < deadline, f"no record:\n{server.log_tail()}"
+            time.sleep(0.1)
+        bos = http.get("/api/players/me/export", headers=as_player(bo["key"])).json()
+        anas = http.get(f"/api/players/{ana['id']}/ratings").json()["ratings"]
+    names = [p["name"] for p in record.json()["players"]]
+    order = replay(record.json()).finishing_order()
+    assert names[final["winner"]] != "Ana" and order[-1] == names.index("Ana"), "Ana out first"
+    assert record.json()["meta"]["left_early"] == [names.index("Bo")]
+    (game,) = bos["games"]
+    assert (game["place"], game["left_early"]) == (4, True), f"finishing order {order}"
+    (history,) = bos["ratings"][0]["history"]
+    assert history["place"] == 4
+    # Ana went out first, but Bo left: she is third.
+    assert anas["dudo"]["history"][0]["place"] == 3

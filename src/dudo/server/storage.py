@@ -323,6 +323,8 @@ class StoredGame:
     #: The secret and locked client seeds that decide the dice (None: a game from before
     #: provably fair dice, dealt from ``seed``).
     fair: FairSeed | None = None
+    #: The players who left the game while they still had dice.
+    left_early: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -406,15 +408,35 @@ class Store:
                     fair_table.insert().values(code=code, game_id=None, secret=next_secret.hex())
                 )
 
-    def save_seat(self, code: str, seat: StoredSeat, host: int | None = KEEP_HOST) -> None:
+    def save_seat(
+        self,
+        code: str,
+        seat: StoredSeat,
+        host: int | None = KEEP_HOST,
+        left: tuple[int, int, bool] | None = None,
+    ) -> None:
         """Store one seat and, unless ``host`` is :data:`KEEP_HOST`, who is host now (one
-        transaction: a host leaving hands the role on in the same write)."""
+        transaction: a host leaving hands the role on in the same write). ``left``: (game id,
+        player, left early) of the game in play when a bot takes the seat over or its person
+        takes it back."""
         with self.engine.begin() as c:
             c.execute(
                 seats_table.update()
                 .where(seats_table.c.code == code, seats_table.c.seat == seat.seat)
                 .values(**_seat_values(seat))
             )
+            if left is not None:
+                # Kept with the stand-in, not only at the end: a restart after the stand-in
+                # went out cannot tell from the dice that its person had left with dice.
+                game_id, player, left_early = left
+                c.execute(
+                    game_players_table.update()
+                    .where(
+                        game_players_table.c.game_id == game_id,
+                        game_players_table.c.player == player,
+                    )
+                    .values(left_early=left_early)
+                )
             if host != KEEP_HOST:
                 c.execute(
                     tables_table.update().where(tables_table.c.code == code).values(host=host)
@@ -1257,6 +1279,15 @@ def _load_game(c: Connection, game_id: int) -> StoredGame | None:
         actions,
         row.finished is not None,
         _game_fair(c, game_id),
+        frozenset(
+            int(p)
+            for p in c.execute(
+                sa.select(game_players_table.c.player).where(
+                    game_players_table.c.game_id == game_id,
+                    game_players_table.c.left_early == sa.true(),
+                )
+            ).scalars()
+        ),
     )
 
 
