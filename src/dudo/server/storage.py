@@ -1118,34 +1118,52 @@ def _rate_game(c: Connection, game_id: int, family: str) -> None:
     }
     after = ratings.rate(standings, before)
     now = time.time()
-    for rater, rank in standings.items():
-        place = round(rank)  # several bots of one level: their mean place
-        mu, sigma = after[rater]
-        if rater in known:
-            c.execute(
-                ratings_table.update()
-                .where(ratings_table.c.rater == rater, ratings_table.c.family == family)
-                .values(mu=mu, sigma=sigma, games=known[rater].games + 1, updated=now)
-            )
-        else:
-            c.execute(
-                ratings_table.insert().values(
-                    rater=rater, family=family, mu=mu, sigma=sigma, games=1, updated=now
-                )
-            )
+    # One statement per kind of row, each with every rater's values: the statements, not the
+    # openskill update, are what rating adds to storing a result (bench/rating_update.py).
+    changed = [
+        {"b_rater": r, "b_mu": after[r][0], "b_sigma": after[r][1], "b_games": known[r].games + 1}
+        for r in standings
+        if r in known
+    ]
+    if changed:
         c.execute(
-            rating_history_table.insert().values(
-                game_id=game_id,
-                rater=rater,
-                family=family,
-                place=place,
-                mu_before=before[rater][0],
-                sigma_before=before[rater][1],
-                mu_after=mu,
-                sigma_after=sigma,
-                at=now,
+            ratings_table.update()
+            .where(
+                ratings_table.c.rater == sa.bindparam("b_rater"),
+                ratings_table.c.family == family,
             )
+            .values(
+                mu=sa.bindparam("b_mu"),
+                sigma=sa.bindparam("b_sigma"),
+                games=sa.bindparam("b_games"),
+                updated=now,
+            ),
+            changed,
         )
+    new = [
+        {"rater": r, "family": family, "mu": mu, "sigma": sigma, "games": 1, "updated": now}
+        for r, (mu, sigma) in after.items()
+        if r not in known
+    ]
+    if new:
+        c.execute(ratings_table.insert(), new)
+    c.execute(
+        rating_history_table.insert(),
+        [
+            {
+                "game_id": game_id,
+                "rater": rater,
+                "family": family,
+                "place": round(rank),  # several bots of one level: their mean place
+                "mu_before": before[rater][0],
+                "sigma_before": before[rater][1],
+                "mu_after": after[rater][0],
+                "sigma_after": after[rater][1],
+                "at": now,
+            }
+            for rater, rank in standings.items()
+        ],
+    )
 
 
 def _clear_next_secret(c: Connection, code: str) -> None:
