@@ -327,6 +327,8 @@ class StoredGame:
     #: The secret and locked client seeds that decide the dice (None: a game from before
     #: provably fair dice, dealt from ``seed``).
     fair: FairSeed | None = None
+    #: The players who left the game while they still had dice.
+    left_early: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -410,15 +412,35 @@ class Store:
                     fair_table.insert().values(code=code, game_id=None, secret=next_secret.hex())
                 )
 
-    def save_seat(self, code: str, seat: StoredSeat, host: int | None = KEEP_HOST) -> None:
+    def save_seat(
+        self,
+        code: str,
+        seat: StoredSeat,
+        host: int | None = KEEP_HOST,
+        left: tuple[int, int, bool] | None = None,
+    ) -> None:
         """Store one seat and, unless ``host`` is :data:`KEEP_HOST`, who is host now (one
-        transaction: a host leaving hands the role on in the same write)."""
+        transaction: a host leaving hands the role on in the same write). ``left``: (game id,
+        player, left early) of the game in play when a bot takes the seat over or its person
+        takes it back."""
         with self.engine.begin() as c:
             c.execute(
                 seats_table.update()
                 .where(seats_table.c.code == code, seats_table.c.seat == seat.seat)
                 .values(**_seat_values(seat))
             )
+            if left is not None:
+                # Kept with the stand-in, not only at the end: a restart after the stand-in
+                # went out cannot tell from the dice that its person had left with dice.
+                game_id, player, left_early = left
+                c.execute(
+                    game_players_table.update()
+                    .where(
+                        game_players_table.c.game_id == game_id,
+                        game_players_table.c.player == player,
+                    )
+                    .values(left_early=left_early)
+                )
             if host != KEEP_HOST:
                 c.execute(
                     tables_table.update().where(tables_table.c.code == code).values(host=host)
@@ -1245,34 +1267,52 @@ def _rate_game(c: Connection, game_id: int, family: str) -> None:
     }
     after = ratings.rate(standings, before)
     now = time.time()
-    for rater, rank in standings.items():
-        place = round(rank)  # several bots of one level: their mean place
-        mu, sigma = after[rater]
-        if rater in known:
-            c.execute(
-                ratings_table.update()
-                .where(ratings_table.c.rater == rater, ratings_table.c.family == family)
-                .values(mu=mu, sigma=sigma, games=known[rater].games + 1, updated=now)
-            )
-        else:
-            c.execute(
-                ratings_table.insert().values(
-                    rater=rater, family=family, mu=mu, sigma=sigma, games=1, updated=now
-                )
-            )
+    # One statement per kind of row, each with every rater's values: the statements, not the
+    # openskill update, are what rating adds to storing a result (bench/rating_update.py).
+    changed = [
+        {"b_rater": r, "b_mu": after[r][0], "b_sigma": after[r][1], "b_games": known[r].games + 1}
+        for r in standings
+        if r in known
+    ]
+    if changed:
         c.execute(
-            rating_history_table.insert().values(
-                game_id=game_id,
-                rater=rater,
-                family=family,
-                place=place,
-                mu_before=before[rater][0],
-                sigma_before=before[rater][1],
-                mu_after=mu,
-                sigma_after=sigma,
-                at=now,
+            ratings_table.update()
+            .where(
+                ratings_table.c.rater == sa.bindparam("b_rater"),
+                ratings_table.c.family == family,
             )
+            .values(
+                mu=sa.bindparam("b_mu"),
+                sigma=sa.bindparam("b_sigma"),
+                games=sa.bindparam("b_games"),
+                updated=now,
+            ),
+            changed,
         )
+    new = [
+        {"rater": r, "family": family, "mu": mu, "sigma": sigma, "games": 1, "updated": now}
+        for r, (mu, sigma) in after.items()
+        if r not in known
+    ]
+    if new:
+        c.execute(ratings_table.insert(), new)
+    c.execute(
+        rating_history_table.insert(),
+        [
+            {
+                "game_id": game_id,
+                "rater": rater,
+                "family": family,
+                "place": round(rank),  # several bots of one level: their mean place
+                "mu_before": before[rater][0],
+                "sigma_before": before[rater][1],
+                "mu_after": after[rater][0],
+                "sigma_after": after[rater][1],
+                "at": now,
+            }
+            for rater, rank in standings.items()
+        ],
+    )
 
 
 def _clear_next_secret(c: Connection, code: str) -> None:
@@ -1406,6 +1446,15 @@ def _load_game(c: Connection, game_id: int) -> StoredGame | None:
         actions,
         row.finished is not None,
         _game_fair(c, game_id),
+        frozenset(
+            int(p)
+            for p in c.execute(
+                sa.select(game_players_table.c.player).where(
+                    game_players_table.c.game_id == game_id,
+                    game_players_table.c.left_early == sa.true(),
+                )
+            ).scalars()
+        ),
     )
 
 

@@ -744,7 +744,8 @@ class Table:
                 )
             # A kicked player's seat in a game is played by a bot until the game ends.
             stored = seat.as_stand_in() if in_game else seat.as_open()
-            await self.hall.answer(self.hall.store.save_seat, self.code, stored)
+            left = self._left(self.players.index(index), True) if in_game else None
+            await self.hall.answer(self.hall.store.save_seat, self.code, stored, KEEP_HOST, left)
             self._cancel_grace(seat)
             seat.take(stored)
             if in_game:
@@ -1469,7 +1470,8 @@ class Table:
             ):
                 return
             stored = seat.stored(autoplay=True)
-            write = self.hall.db.run(self.hall.store.save_seat, self.code, stored)
+            left = self._left(self.players.index(index), True)
+            write = self.hall.db.run(self.hall.store.save_seat, self.code, stored, KEEP_HOST, left)
             if not await self._stored_unasked(write):
                 seat.grace = self._later(retry_delay(attempt), self._grace_over, index, attempt + 1)
                 return
@@ -1477,6 +1479,14 @@ class Table:
             self._stand_in(self.players.index(index))
             self.broadcast_table()
             self.schedule()
+
+    def _left(self, player: int | None, left: bool) -> tuple[int, int, bool] | None:
+        """What :meth:`Store.save_seat` keeps of the person of ``player`` leaving the game in
+        play (``left``) or coming back: leaving counts only with dice left, as in
+        :meth:`_stand_in`."""
+        if player is None or self.game is None or self.game_id is None:
+            return None
+        return self.game_id, player, left and self.game.counts[player] > 0
 
     def _stand_in(self, player: int) -> None:
         """A bot plays for the person of engine player ``player`` from now on."""
@@ -1493,8 +1503,11 @@ class Table:
                     E.NOT_STANDING_IN, "no bot is playing for you: your seat is yours to play"
                 )
             stored = seat.stored(autoplay=False)
+            left = self._left(self.player_of(seat), False)
             try:
-                await self.hall.db.run(self.hall.store.save_seat, self.code, stored)
+                await self.hall.db.run(
+                    self.hall.store.save_seat, self.code, stored, KEEP_HOST, left
+                )
             except StoreUnavailable:
                 raise ActionRefused(
                     E.STORE_UNAVAILABLE,
@@ -1627,10 +1640,13 @@ class Table:
             if seats[table.players[p]].autoplay or seats[table.players[p]].kind is SeatKind.BOT
         }
         table._set_game(table._replay(table.seed, game.actions))
-        # Who left is known for those still in the game; one eliminated since is placed where
-        # they went out (when their bot took over is not stored).
+        # Who left with dice is stored with their stand-in (a stand-in that went out since must
+        # not place its person where it went out); games stored before that kept nothing, and
+        # those who left among them are known while they still have dice.
         assert table.game is not None
-        table.left_early = {p for p in table.stood_in if table.game.counts[p] > 0}
+        table.left_early = set(game.left_early) | {
+            p for p in table.stood_in if table.game.counts[p] > 0
+        }
         table.status = TableStatus.OVER if game.finished else TableStatus.PLAYING
         assert table.game is not None
         if table.game.is_over and not game.finished:

@@ -66,7 +66,8 @@ def rater_of(player: dict[str, object]) -> str | None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("games") as batch:
-        batch.drop_column("rated")
     op.drop_index("game_players_rater", "game_players")
     op.drop_table("game_players")
+    # A plain DROP COLUMN, as the upgrade adds it: a batch copy of "games" would drop the
+    # table that actions, dice and chat rows point at, which SQLite refuses.
+    op.drop_column("games", "rated")
