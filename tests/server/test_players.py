@@ -274,18 +274,17 @@ def test_a_one_time_code_moves_a_player_once(live_server: ServerFactory) -> None
         bo = new_player(server, "Bo")
         none = http.post(f"/api/tables/{created['code']}/seat", headers=as_player(bo["key"]))
         assert (none.status_code, none.json()["seat"], none.json()["token"]) == (200, None, None)
-        # Per player: three codes at once, then no more for a while.
-        for _ in range(2):
-            assert (
-                http.post("/api/players/me/code", headers=as_player(ana["key"])).status_code == 201
-            )
+        # A real code of Bo's, kept for the end.
+        good = http.post("/api/players/me/code", headers=as_player(bo["key"])).json()["code"]
+        assert len(good) == 8 and set(good) <= set(CODE_ALPHABET), good
+        # Three codes at once from this address (and Ana's third), then no more for a while.
+        assert http.post("/api/players/me/code", headers=as_player(ana["key"])).status_code == 201
         last = http.post("/api/players/me/code", headers=as_player(ana["key"])).json()
         assert last["code"] == "rate_limited", last
         # Wrong codes: two more wrong guesses (one was the used code), then every claim is
         # refused for the rate, even a right one, so a guesser learns nothing.
         for wrong in ("AAAA2222", "not a code"):
             refused(http.post("/api/players/claim", json={"code": wrong}), 400, "bad_player_code")
-        good = http.post("/api/players/me/code", headers=as_player(bo["key"])).json()["code"]
         refused(http.post("/api/players/claim", json={"code": good}), 429, "rate_limited")
 
 

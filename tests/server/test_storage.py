@@ -106,6 +106,48 @@ def schema(db_url: str) -> tuple[list[str], set[str]]:
     return versions, tables
 
 
+def test_every_migration_goes_down_and_up_again_on_a_database_with_games(db_url: str) -> None:
+    """Each downgrade runs on a database holding a finished game (on SQLite a downgrade must
+    not copy a table other rows point at), down to the first revision, and the migrations
+    then bring the database back to the head with that game's table and record."""
+    from alembic import command
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from dudo.server import storage
+    from dudo.server.storage import Place
+
+    store = Store(db_url)
+    try:
+        store.create_table("DOWN22", "dudo", {}, {"seats": 2}, [], public=True)
+        bots = [{"seat": s, "name": f"B{s}", "kind": "bot", "level": "easy"} for s in (0, 1)]
+        game = store.start_game("DOWN22", 1, 0, {}, bots)
+        store.finish_game("DOWN22", game, 0, 3, {"meta": {}}, places=(Place(0, 1), Place(1, 2)))
+    finally:
+        store.close()
+    config = Config()
+    config.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
+    script = ScriptDirectory.from_config(config)
+    revisions = [r.revision for r in script.walk_revisions()]  # the head first
+    engine = storage.make_engine(db_url)
+    try:
+        for below in revisions[1:]:
+            with engine.begin() as connection:
+                config.attributes["connection"] = connection
+                command.downgrade(config, below)
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+    finally:
+        engine.dispose()
+    assert schema(db_url)[0] == [revisions[0]]
+    store = Store(db_url)
+    try:
+        assert [t.code for t in store.load_tables(("over",))] == ["DOWN22"]
+    finally:
+        store.close()
+
+
 def test_migrations_run_on_an_existing_database(db_url: str) -> None:
     """(The restart above starts a server on an existing database too.)"""
     from alembic.config import Config

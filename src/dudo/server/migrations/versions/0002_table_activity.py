@@ -26,5 +26,5 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("cups_updated", "cups")
     op.drop_index("tables_status", "tables")
-    with op.batch_alter_table("tables") as batch:
-        batch.drop_column("updated")
+    # A plain DROP COLUMN: a batch copy would drop "tables", which seats and games point at.
+    op.drop_column("tables", "updated")

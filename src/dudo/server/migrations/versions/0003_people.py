@@ -31,5 +31,5 @@ def downgrade() -> None:
         batch.drop_column("played")
         batch.drop_column("wins")
         batch.drop_column("ready")
-    with op.batch_alter_table("tables") as batch:
-        batch.drop_column("host")
+    # A plain DROP COLUMN: a batch copy would drop "tables", which seats and games point at.
+    op.drop_column("tables", "host")

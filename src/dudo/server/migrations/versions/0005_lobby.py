@@ -27,5 +27,5 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_index("ix_tables_public_status", table_name="tables")
-    with op.batch_alter_table("tables") as batch:
-        batch.drop_column("public")
+    # A plain DROP COLUMN too (SQLite 3.35 and later), for the same reason as the upgrade.
+    op.drop_column("tables", "public")
