@@ -5,8 +5,13 @@ The rules of ratings: docs/server.md, "Ratings"."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, expect
 
 from dudo.records import replay
 
@@ -19,7 +24,9 @@ from .conftest import (
     get_table,
     host_post,
     play_turns,
+    words,
 )
+from .test_browser import screenshot_dir
 from .test_lobby import lobby, play_now
 from .test_players import as_player, new_player, refused
 
@@ -92,7 +99,9 @@ def test_a_rated_table_is_public_without_hints_or_house_rules_and_seats_players(
     assert join_as(shared_server, table["code"], "Bo", bo["key"])["seat"] == 1
 
 
-def test_a_rated_game_rates_its_players_and_bots_once(live_server: ServerFactory) -> None:
+def test_a_rated_game_rates_its_players_and_bots_once(
+    live_server: ServerFactory, browser: Browser
+) -> None:
     server = live_server()
     ana, bo = new_player(server, "Ana"), new_player(server, "Bo")
     created = rated_table(server, ana["key"], seats=4, bots=["easy", "easy"])
@@ -124,11 +133,42 @@ def test_a_rated_game_rates_its_players_and_bots_once(live_server: ServerFactory
     assert export["ratings"][0]["family"] == "dudo" and export["ratings"][0]["games"] == 1
     (game,) = export["games"]
     assert game["place"] == history["place"] and game["rated"] == "dudo"
-    # A restart stores nothing again: the ratings are as they were.
+    # The table says how each rated seat's rating moved: from the new rater's 0 to the board's.
+    changes = table["rating_changes"]
+    assert changes["family"] == "dudo"
+    by_seat = {c["seat"]: c for c in changes["seats"]}
+    assert set(by_seat) == {s["seat"] for s in table["seats"] if s["kind"] != "open"}
+    assert by_seat[0]["before"] == 0 and by_seat[0]["after"] == round(board[ana["id"]]["rating"], 2)
+    # A restart stores nothing again: the ratings are as they were, and the table still says so.
     server.restart()
     with api(server) as http:
         again = {r["rater"]: r for r in http.get("/api/ratings/dudo").json()["ratings"]}
     assert again == board
+    assert get_table(server, code)["rating_changes"] == changes
+
+    # Ana's page shows her new rating first, in Spanish, with the move and the leaderboard.
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_init_script(
+        "localStorage.setItem('dudo.lang', 'es');"
+        f"localStorage.setItem('dudo.player.key', {json.dumps(ana['key'])});"
+        f"localStorage.setItem('dudo.seat.{code}', {json.dumps(created['token'])});"
+    )
+    page = context.new_page()
+    page.goto(f"{server.url}/t/{code}")
+    box = page.locator("#rating-changes")
+    expect(box.locator("h3")).to_have_text(words("es")["over.ratings"].replace("{family}", "Dudo"))
+    mine = box.locator("li.rating-change").first
+    expect(mine).to_have_class(re.compile(r"\bme\b"))
+    shown = mine.locator(".rating-after").inner_text()
+    assert float(shown.replace(",", ".").replace("\u2212", "-")) == pytest.approx(
+        board[ana["id"]]["rating"], abs=0.05
+    ), shown
+    expect(box.locator("li.rating-change")).to_have_count(len(by_seat))
+    expect(box.locator("#rating-board-link")).to_have_attribute("href", "/ratings/dudo")
+    if page.locator("#reveal").is_visible():  # the last round's dice first: closed
+        page.click("#reveal-dismiss")
+    page.locator("#game-over").screenshot(path=str(screenshot_dir() / "rated-game-over-es.png"))
+    context.close()
 
 
 def test_leaving_a_rated_game_finishes_last(live_server: ServerFactory) -> None:

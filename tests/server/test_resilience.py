@@ -221,9 +221,9 @@ class FaultyStore(Store):
         self._fault("save_seat")
         super().save_seat(code, seat, *args)
 
-    def finish_game(self, *args: Any) -> None:
+    def finish_game(self, *args: Any) -> dict[int, tuple[float, float]]:
         self._fault("finish_game")
-        super().finish_game(*args)
+        return super().finish_game(*args)
 
     def create_table(self, *args: Any) -> None:
         self._fault("create_table")

@@ -329,6 +329,8 @@ class StoredGame:
     fair: FairSeed | None = None
     #: The players who left the game while they still had dice.
     left_early: frozenset[int] = frozenset()
+    #: A finished rated game: each rated player's displayed rating before and after it.
+    rating_changes: dict[int, tuple[float, float]] = field(default_factory=dict)
 
 
 @dataclass
@@ -584,11 +586,13 @@ class Store:
         record: dict[str, Any],
         scores: tuple[tuple[int, int, int], ...] = (),
         places: tuple[Place, ...] = (),
-    ) -> None:
+    ) -> dict[int, tuple[float, float]]:
         """Store a finished game's result and record, and the table's running score with it:
         ``scores`` are (seat, wins, played), the totals after this game (so a retry of the same
         write counts nothing twice); ``places`` where each player finished. A rated game's
-        ratings change in this same transaction, once however often the write is retried."""
+        ratings change in this same transaction, once however often the write is retried.
+        Returns each rated player's displayed rating before and after the game (by player
+        number; empty for an unrated game)."""
         with self.engine.begin() as c:
             for place in places:
                 c.execute(
@@ -639,6 +643,7 @@ class Store:
                 .where(tables_table.c.code == code, tables_table.c.game_id == game_id)
                 .values(status="over", updated=time.time())
             )
+            return _rating_changes(c, game_id)
 
     def set_next_secret(self, code: str, secret: bytes) -> None:
         """Keep the secret of the table's next game (replacing any earlier one)."""
@@ -1315,6 +1320,23 @@ def _rate_game(c: Connection, game_id: int, family: str) -> None:
     )
 
 
+def _rating_changes(c: Connection, game_id: int) -> dict[int, tuple[float, float]]:
+    """Each rated player's displayed rating before and after the game (by player number)."""
+    gp, h = game_players_table, rating_history_table
+    rows = c.execute(
+        sa.select(gp.c.player, h.c.mu_before, h.c.sigma_before, h.c.mu_after, h.c.sigma_after)
+        .join(h, sa.and_(h.c.game_id == gp.c.game_id, h.c.rater == gp.c.rater))
+        .where(gp.c.game_id == game_id)
+    ).all()
+    return {
+        int(r.player): (
+            ratings.ordinal(r.mu_before, r.sigma_before),
+            ratings.ordinal(r.mu_after, r.sigma_after),
+        )
+        for r in rows
+    }
+
+
 def _clear_next_secret(c: Connection, code: str) -> None:
     c.execute(fair_table.delete().where(fair_table.c.code == code, fair_table.c.game_id.is_(None)))
 
@@ -1455,6 +1477,7 @@ def _load_game(c: Connection, game_id: int) -> StoredGame | None:
                 )
             ).scalars()
         ),
+        _rating_changes(c, game_id) if row.finished is not None and row.rated else {},
     )
 
 

@@ -402,6 +402,8 @@ class Table:
         #: Engine players whose seat a bot took while they still had dice, and who have not
         #: taken it back: they left the game, and finish below everyone who played on.
         self.left_early: set[int] = set()
+        #: The last game's rating changes, once stored: (before, after) by engine player.
+        self.rating_changes: dict[int, tuple[float, float]] = {}
         #: Every live connection, and those of each seat: presence is these, nothing else.
         self.clients: set[Outbox] = set()
         self.seat_clients: dict[int, set[Outbox]] = {}
@@ -519,7 +521,20 @@ class Table:
             "fill_deadline": None if self.fill_at is None else int(self.fill_at * 1000),
             "fair": self.fair_json(),
             "chat": not self.chat.off,
+            "rating_changes": self.rating_changes_json(),
         }
+
+    def rating_changes_json(self) -> dict[str, Any] | None:
+        """After a rated game: its rule family, and each rated seat's displayed rating before
+        and after it (None before the result is stored, and at an unrated table)."""
+        if self.status is not TableStatus.OVER or not self.rating_changes:
+            return None
+        seats = [
+            {"seat": self.players[p], "before": round(before, 2), "after": round(after, 2)}
+            for p, (before, after) in sorted(self.rating_changes.items())
+            if p < len(self.players)
+        ]
+        return {"family": ratings.family(self.preset), "seats": seats}
 
     def fair_json(self) -> dict[str, Any]:
         """The fair-dice data everyone may see: the next game's commitment and who has sent a
@@ -1028,6 +1043,7 @@ class Table:
         self.humans = {p for p, s in enumerate(filled) if s.kind is SeatKind.HUMAN}
         self.stood_in = set()
         self.left_early = set()
+        self.rating_changes = {}
         for s in self.seats:
             s.autoplay = s.ready = False
         self._set_game(game)
@@ -1230,7 +1246,7 @@ class Table:
             places,
         )
         try:
-            await self.hall.db.run(self.hall.store.finish_game, *args)
+            self.rating_changes = await self.hall.db.run(self.hall.store.finish_game, *args)
             self.saving_record = False
         except StoreUnavailable:
             self._store_retrying()
@@ -1246,12 +1262,14 @@ class Table:
     ) -> None:
         while True:
             try:
-                await self.hall.db.run(self.hall.store.finish_game, *args)
+                changes = await self.hall.db.run(self.hall.store.finish_game, *args)
             except StoreUnavailable:
                 self._store_retrying()
                 await asyncio.sleep(retry_delay(attempt))
                 attempt += 1
                 continue
+            if self.game_id == args[1]:  # still this game's table (no rematch started since)
+                self.rating_changes = changes
             self.saving_record = False
             self._store_ok()
             return
@@ -1648,6 +1666,7 @@ class Table:
             p for p in table.stood_in if table.game.counts[p] > 0
         }
         table.status = TableStatus.OVER if game.finished else TableStatus.PLAYING
+        table.rating_changes = dict(game.rating_changes)
         assert table.game is not None
         if table.game.is_over and not game.finished:
             # Stopped between the last action and storing the record: store it now.

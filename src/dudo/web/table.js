@@ -74,6 +74,7 @@ import { learnerBid, learnerFrame, learnerRender } from "/static/learner.js";
 import { countsForReveal, handName, narrateEvent } from "/static/narrate.js";
 import { avatar } from "/static/avatar.js";
 import { renderRematch, renderScores } from "/static/people.js";
+import { renderRatingChanges } from "/static/ratingchange.js";
 import { botLevelLabel, presetSummary, renderRulesList } from "/static/rules.js";
 import { TableSocket } from "/static/socket.js";
 import { cueEnabled, markTab, primeAudio, setCueEnabled, turnCue } from "/static/turncue.js";
@@ -809,6 +810,7 @@ function renderGameOver() {
   $("winner-name").textContent = winner ? t("over.wins", { name: winner }) : "";
   $("replay-link").href = `/games/${S.game}`;
   renderRematch(S.table, S.seat, S.host, status() === "over");
+  renderRatingChanges(S.table, S.seat);
 }
 
 function renderGame() {
