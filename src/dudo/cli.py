@@ -325,6 +325,22 @@ def arena(
         int, typer.Option(help="Stop a game after this many rounds; it counts as unfinished.")
     ] = 1000,
     chart: Annotated[bool, typer.Option("--chart/--no-chart", help="Draw results.png.")] = True,
+    common_deals: Annotated[
+        bool,
+        typer.Option(
+            "--common-deals",
+            help="Play games in pairs on the same dice and report the paired difference: "
+            "heads-up the two bots swap seats; with more players give --baseline.",
+        ),
+    ] = False,
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            metavar="BOT",
+            help="With --common-deals: the bot that takes the first bot's seat in the "
+            "other game of each pair, against the same opponents on the same dice.",
+        ),
+    ] = None,
 ) -> None:
     """Play many games between bots (seats rotated) and report win rates, ratings and speed."""
     from dudo.arena.command import arena_command
@@ -342,6 +358,8 @@ def arena(
         ray_address=ray_address,
         max_rounds=max_rounds,
         chart=chart,
+        common_deals=common_deals,
+        baseline=baseline,
         console=Console(),
     )
     raise typer.Exit(code)
