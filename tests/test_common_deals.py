@@ -20,7 +20,7 @@ from dudo.arena.command import arena_command
 from dudo.arena.deals import DealChance
 from dudo.arena.pairs import pair_seats, paired_result
 from dudo.arena.stats import paired_difference, t_quantile_975, wilson_interval
-from dudo.bots import BOT_NAMES, SPARRING_BOTS, Bot, make_bot
+from dudo.bots import BOT_NAMES, SPARRING_BOTS, Bot, OutOfTurnCaller, make_bot
 from dudo.bots.match import play_game
 from dudo.bots.odds import Odds
 from dudo.engine import Bid, Call, Game, PlayerView, RevealBid, Revealed, RoundStarted
@@ -317,8 +317,12 @@ def test_a_bad_pairing_from_the_command_line_writes_nothing(tmp_path: Path) -> N
 def test_sparring_bots_are_not_table_levels() -> None:
     assert BOT_NAMES == ("random", "easy", "medium", "hard")
     assert SPARRING_BOTS == ("caller", "bluffer")
+    idle = Game.with_hands(rules_from_settings("dudo", []), [[2, 3, 4, 5, 6]] * 2).view(1)
     for name in SPARRING_BOTS:
-        assert make_bot(name, random.Random(0)).name == name
+        bot = make_bot(name, random.Random(0))
+        assert bot.name == name and isinstance(bot, OutOfTurnCaller)
+        with pytest.raises(DudoError, match="no legal action"):
+            bot.choose(idle)  # not to move: nothing to choose from
     with pytest.raises(DudoError, match="caller, bluffer"):
         make_bot("nobody", random.Random(0))
 

@@ -35,7 +35,11 @@ def play(
     lang: Annotated[str, typer.Option(help="Language of the game: en, es or it.")] = "en",
     seed: Annotated[int | None, typer.Option(help="Seed for dice and bots (replayable).")] = None,
     bots: Annotated[
-        str, typer.Option(help="Bot level: random, easy, medium, hard, or cmd:COMMAND.")
+        str,
+        typer.Option(
+            help="Bot level: random, easy, medium, hard, a sparring bot (caller, bluffer), "
+            "or cmd:COMMAND."
+        ),
     ] = "easy",
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
     record_dir: Annotated[Path | None, typer.Option(help="Where to save the game record.")] = None,
@@ -285,7 +289,7 @@ def arena(
         list[str],
         typer.Argument(
             metavar="BOT",
-            help="Bot specs (random, easy, ...). With fewer bots than --players the first "
+            help="Bot specs (random, easy, ..., caller, bluffer). With fewer bots than --players the first "
             "takes one seat and the others fill the rest in turn: `hard easy --players 4` "
             "is hard against three easy.",
         ),
@@ -392,7 +396,9 @@ def rules_command(
 
 @app.command("bot-server")
 def bot_server(
-    bot: Annotated[str, typer.Option(help="Bot level: random, easy, medium or hard.")] = "easy",
+    bot: Annotated[
+        str, typer.Option(help="Bot level: random, easy, medium or hard (or caller, bluffer).")
+    ] = "easy",
     seed: Annotated[int | None, typer.Option(help="Seed of the bot's randomness.")] = None,
 ) -> None:
     """Run a bot behind the JSON-lines protocol on stdin/stdout (see bots/PROTOCOL.md)."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dudo.arena.pairs import PairedResult, paired_result
+from dudo.arena.pairs import PAIRING_NOTE, PairedResult, paired_result
 from dudo.arena.setup import ArenaConfig, ArenaError, ArenaPlan, plan
 from dudo.arena.stats import LatencyStats, Rating, latency_stats, rate_games, wilson_interval
 from dudo.arena.worker import ArenaGameError, ChunkTask, GameOutcome, play_chunk
@@ -137,7 +137,7 @@ class ArenaResult:
             "seconds": self.seconds,
             "workers": p.workers,
             "ray_address": config.ray_address,
-            "seating": SEATING_NOTE,
+            "seating": PAIRING_NOTE if config.common_deals else SEATING_NOTE,
             "results": [b.to_dict() for b in self.bots],
             "common_deals": None if self.paired is None else self.paired.to_dict(),
             "games": [o.summary() for o in self.outcomes],
