@@ -120,6 +120,7 @@ def test_heads_up_pairs_swap_the_seats(tmp_path: Path) -> None:
     assert paired["games_each"] == 2 * counted
     assert paired["first_wins"] + paired["second_wins"] == 2 * counted
     assert sum(paired["pair_scores"].values()) == counted
+    assert [p["score"] for p in paired["pair_list"]].count(1) == paired["pair_scores"]["1"]
     assert paired["difference"]["mean"] == pytest.approx(
         (paired["first_wins"] - paired["second_wins"]) / (2 * counted)
     )
@@ -229,6 +230,9 @@ def test_paired_statistics_on_known_scores() -> None:
     assert (result.first_wins, result.second_wins, result.games_each) == (3, 3, 6)
     assert result.difference.mean == 0.0
     assert result.rate(3) == (0.5, *wilson_interval(3, 6))
+    assert result.each == ((1, 0, 1), (2, 0, 0), (3, 0, -1), (4, 0, None))
+    listed = result.to_dict()["pair_list"]
+    assert listed[0] == {"pair": 1, "games": [1, 2], "seat": 0, "score": 1}
 
 
 def test_a_bot_against_itself_scores_a_difference_around_zero(tmp_path: Path) -> None:

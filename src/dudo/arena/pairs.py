@@ -67,7 +67,8 @@ class PairedResult:
     ``first``/``second``: the bots compared (heads-up: A and B; else the candidate and the
     baseline). ``first_wins``/``second_wins`` count their wins in the ``counted`` pairs
     (heads-up over both games of each pair, so out of 2 × counted games; else over the
-    pair's game they sit in, out of ``counted``). ``scores`` counts pair scores -1, 0, +1.
+    pair's game they sit in, out of ``counted``). ``scores`` counts pair scores -1, 0, +1;
+    ``each`` lists every pair as (pair, its seat, score or None when not counted).
     """
 
     first: str
@@ -80,6 +81,7 @@ class PairedResult:
     games_each: int
     scores: dict[int, int]
     difference: PairedDifference
+    each: tuple[tuple[int, int, int | None], ...] = ()
 
     def rate(self, wins: int) -> tuple[float | None, float, float]:
         """A win rate out of ``games_each`` with its Wilson interval."""
@@ -104,6 +106,10 @@ class PairedResult:
             "pair_scores": {str(k): v for k, v in sorted(self.scores.items())},
             "difference": self.difference.to_dict(),
             "pairing": PAIRING_NOTE,
+            "pair_list": [
+                {"pair": pair, "games": [2 * pair - 1, 2 * pair], "seat": seat, "score": score}
+                for pair, seat, score in self.each
+            ],
         }
 
 
@@ -121,16 +127,19 @@ def paired_result(
         pair, which = pair_of(number)
         by_pair.setdefault(pair, {})[which] = (seats, winner)
     scores: list[int] = []
+    each: list[tuple[int, int, int | None]] = []
     first_wins = second_wins = 0
     players = len(lineup)
     for pair in sorted(by_pair):
         both = by_pair[pair]
-        if 1 not in both or 2 not in both or both[1][1] is None or both[2][1] is None:
-            continue  # an unfinished (or unplayed) game: the pair says nothing
         seat = pair_seat(2 * pair, players, baseline)
+        if 1 not in both or 2 not in both or both[1][1] is None or both[2][1] is None:
+            each.append((pair, seat, None))
+            continue  # an unfinished (or unplayed) game: the pair says nothing
         won_first = both[1][1] == seat
         won_second = both[2][1] == seat
         scores.append(int(won_first) - int(won_second))
+        each.append((pair, seat, scores[-1]))
         if baseline is None:  # heads-up: both bots play both games
             first_wins += int(won_first) + int(not won_second)
             second_wins += int(won_second) + int(not won_first)
@@ -149,4 +158,5 @@ def paired_result(
         games_each=2 * counted if baseline is None else counted,
         scores={s: scores.count(s) for s in (-1, 0, 1)},
         difference=paired_difference([float(s) for s in scores]),
+        each=tuple(each),
     )
