@@ -35,7 +35,11 @@ def play(
     lang: Annotated[str, typer.Option(help="Language of the game: en, es or it.")] = "en",
     seed: Annotated[int | None, typer.Option(help="Seed for dice and bots (replayable).")] = None,
     bots: Annotated[
-        str, typer.Option(help="Bot level: random, easy, medium, hard, or cmd:COMMAND.")
+        str,
+        typer.Option(
+            help="Bot level: random, easy, medium, hard, a sparring bot (caller, bluffer), "
+            "or cmd:COMMAND."
+        ),
     ] = "easy",
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
     record_dir: Annotated[Path | None, typer.Option(help="Where to save the game record.")] = None,
@@ -285,7 +289,7 @@ def arena(
         list[str],
         typer.Argument(
             metavar="BOT",
-            help="Bot specs (random, easy, ...). With fewer bots than --players the first "
+            help="Bot specs (random, easy, ..., caller, bluffer). With fewer bots than --players the first "
             "takes one seat and the others fill the rest in turn: `hard easy --players 4` "
             "is hard against three easy.",
         ),
@@ -325,6 +329,22 @@ def arena(
         int, typer.Option(help="Stop a game after this many rounds; it counts as unfinished.")
     ] = 1000,
     chart: Annotated[bool, typer.Option("--chart/--no-chart", help="Draw results.png.")] = True,
+    common_deals: Annotated[
+        bool,
+        typer.Option(
+            "--common-deals",
+            help="Play games in pairs on the same dice and report the paired difference: "
+            "heads-up the two bots swap seats; with more players give --baseline.",
+        ),
+    ] = False,
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            metavar="BOT",
+            help="With --common-deals: the bot that takes the first bot's seat in the "
+            "other game of each pair, against the same opponents on the same dice.",
+        ),
+    ] = None,
 ) -> None:
     """Play many games between bots (seats rotated) and report win rates, ratings and speed."""
     from dudo.arena.command import arena_command
@@ -342,6 +362,8 @@ def arena(
         ray_address=ray_address,
         max_rounds=max_rounds,
         chart=chart,
+        common_deals=common_deals,
+        baseline=baseline,
         console=Console(),
     )
     raise typer.Exit(code)
@@ -374,7 +396,9 @@ def rules_command(
 
 @app.command("bot-server")
 def bot_server(
-    bot: Annotated[str, typer.Option(help="Bot level: random, easy, medium or hard.")] = "easy",
+    bot: Annotated[
+        str, typer.Option(help="Bot level: random, easy, medium or hard (or caller, bluffer).")
+    ] = "easy",
     seed: Annotated[int | None, typer.Option(help="Seed of the bot's randomness.")] = None,
 ) -> None:
     """Run a bot behind the JSON-lines protocol on stdin/stdout (see bots/PROTOCOL.md)."""

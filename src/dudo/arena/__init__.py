@@ -4,7 +4,9 @@ It owns the lineup at the table and its seat rotation, the seeding of a run, pla
 of games in local worker processes or as Ray tasks (:mod:`.worker`, :mod:`.run`), the
 records and summary written for a run, and its numbers: win rates with Wilson intervals,
 openskill ratings and decision latency (:mod:`.stats`), the chart (:mod:`.chart`) and the
-``dudo arena`` command (:mod:`.command`). Games are played by
+``dudo arena`` command (:mod:`.command`). With ``common_deals`` (``--common-deals``) games
+come in pairs on the same dice (:mod:`.pairs`: who sits where, the paired difference and
+its interval; :mod:`.deals`: the chance source keyed by pair, round, seat and re-roll). Games are played by
 :func:`dudo.bots.match.play_game`; the rules are the engine's.
 
 From Python::

@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from dudo.arena.chart import chart_title
+from dudo.arena.pairs import PairedResult
 from dudo.arena.run import ArenaResult, run_plan
 from dudo.arena.setup import ArenaConfig, plan
 from dudo.bots.match import MAX_ROUNDS
@@ -38,6 +39,8 @@ def arena_command(
     ray_address: str | None,
     max_rounds: int = MAX_ROUNDS,
     chart: bool = True,
+    common_deals: bool = False,
+    baseline: str | None = None,
     console: Console,
 ) -> int:
     """Run an arena and print its results. Returns the exit code: 0 done, 1 a game failed,
@@ -55,6 +58,8 @@ def arena_command(
         ray_address=ray_address,
         max_rounds=max_rounds,
         chart=chart,
+        common_deals=common_deals,
+        baseline=baseline,
     )
     try:
         checked = plan(config)
@@ -140,6 +145,8 @@ def show_result(result: ArenaResult, console: Console) -> None:
             f"{_ms(b.latency.p50)}/{_ms(b.latency.p99)}",
         )
     console.print(table)
+    if result.paired is not None:
+        show_paired(result.paired, console)
     unfinished = result.unfinished
     if unfinished:
         shown = ", ".join(str(n) for n in unfinished[:10]) + (
@@ -161,3 +168,44 @@ def show_result(result: ArenaResult, console: Console) -> None:
         console.print(Text(f"Summary: {result.summary_path}"), soft_wrap=True)
     if result.chart_path is not None:
         console.print(Text(f"Chart: {result.chart_path}"), soft_wrap=True)
+
+
+def _points(value: float | None) -> str:
+    """A difference of win rates, in percentage points with its sign."""
+    return "-" if value is None else f"{100 * value:+.1f}"
+
+
+def show_paired(paired: PairedResult, console: Console) -> None:
+    """Print the paired comparison of a common-deals run."""
+    scores = paired.scores
+    how = "same seat, same opponents" if paired.baseline else "seats swapped"
+    console.print(
+        Text(
+            f"Common deals ({how}): {paired.counted} of {paired.pairs} pairs counted"
+            f" (both games finished); pair scores +1/0/-1:"
+            f" {scores[1]}/{scores[0]}/{scores[-1]}",
+            style="bold",
+        ),
+        soft_wrap=True,
+    )
+    table = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold underline")
+    table.add_column("bot", overflow="fold")
+    for heading in ("wins", "win rate [95% CI]"):
+        table.add_column(heading, justify="right", no_wrap=True)
+    for name, wins in ((paired.first, paired.first_wins), (paired.second, paired.second_wins)):
+        rate, low, high = paired.rate(wins)
+        table.add_row(
+            name,
+            f"{wins}/{paired.games_each}",
+            f"{_percent(rate)} [{_percent(low)[:-1]}, {_percent(high)[:-1]}]",
+        )
+    console.print(table)
+    diff = paired.difference
+    interval = "-" if diff.ci_low is None else f"[{_points(diff.ci_low)}, {_points(diff.ci_high)}]"
+    console.print(
+        Text(
+            f"Paired difference {paired.first} - {paired.second}: {_points(diff.mean)}"
+            f" points of win rate, 95% CI {interval} (t over {diff.pairs} pairs)"
+        ),
+        soft_wrap=True,
+    )

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dudo.arena.pairs import PAIRING_NOTE, PairedResult, paired_result
 from dudo.arena.setup import ArenaConfig, ArenaError, ArenaPlan, plan
 from dudo.arena.stats import LatencyStats, Rating, latency_stats, rate_games, wilson_interval
 from dudo.arena.worker import ArenaGameError, ChunkTask, GameOutcome, play_chunk
@@ -100,6 +101,7 @@ class ArenaResult:
     seconds: float
     summary_path: Path | None
     chart_path: Path | None
+    paired: PairedResult | None = None  # with --common-deals
 
     @property
     def unfinished(self) -> tuple[int, ...]:
@@ -135,19 +137,24 @@ class ArenaResult:
             "seconds": self.seconds,
             "workers": p.workers,
             "ray_address": config.ray_address,
-            "seating": SEATING_NOTE,
+            "seating": PAIRING_NOTE if config.common_deals else SEATING_NOTE,
             "results": [b.to_dict() for b in self.bots],
+            "common_deals": None if self.paired is None else self.paired.to_dict(),
             "games": [o.summary() for o in self.outcomes],
         }
 
 
 def summarize(plan: ArenaPlan, outcomes: Sequence[GameOutcome]) -> tuple[BotResult, ...]:
-    """The per-bot results of ``outcomes`` (in game order: ratings depend on it)."""
-    finished = [o for o in outcomes if o.finished]
-    ratings = rate_games(plan.bots, ((o.seats, o.ranks or ()) for o in finished))
+    """The per-bot results of ``outcomes`` (in game order: ratings depend on it). A bot's
+    numbers count the games it sits in: all of them, except a bot that sits out half the
+    games of a common-deals run (the first bot or the baseline)."""
+    ratings = rate_games(plan.bots, ((o.seats, o.ranks or ()) for o in outcomes if o.finished))
     players = plan.players
     results = []
     for spec in plan.bots:
+        played = [o for o in outcomes if spec in o.seats]
+        finished = [o for o in played if o.finished]
+        seats_held = sum(o.seats.count(spec) for o in finished)
         wins = sum(1 for o in finished if o.winner is not None and o.seats[o.winner] == spec)
         places = [
             o.ranks[seat]
@@ -167,14 +174,19 @@ def summarize(plan: ArenaPlan, outcomes: Sequence[GameOutcome]) -> tuple[BotResu
         results.append(
             BotResult(
                 bot=spec,
-                copies=plan.lineup.count(spec),
-                games=len(outcomes),
+                copies=max((o.seats.count(spec) for o in played), default=plan.lineup.count(spec)),
+                games=len(played),
                 finished=len(finished),
                 wins=wins,
                 win_rate=wins / len(finished) if finished else None,
                 ci_low=low,
                 ci_high=high,
-                equal_share=plan.lineup.count(spec) / players,
+                # exact ratio of integers: for a plain run it is lineup copies / players
+                equal_share=(
+                    seats_held / (players * len(finished))
+                    if finished
+                    else plan.lineup.count(spec) / players
+                ),
                 mean_place=sum(places) / len(places) if places else None,
                 seat_games=tuple(
                     sum(1 for o in outcomes if o.seats[seat] == spec) for seat in range(players)
@@ -188,6 +200,15 @@ def summarize(plan: ArenaPlan, outcomes: Sequence[GameOutcome]) -> tuple[BotResu
             )
         )
     return tuple(results)
+
+
+def paired(plan: ArenaPlan, outcomes: Sequence[GameOutcome]) -> PairedResult | None:
+    """The paired comparison of a common-deals run (None for an ordinary run)."""
+    if not plan.config.common_deals:
+        return None
+    return paired_result(
+        plan.lineup, plan.baseline, [(o.number, o.seats, o.winner) for o in outcomes]
+    )
 
 
 # ------------------------------------------------------------------------------ executing
@@ -205,6 +226,8 @@ def _chunks(plan: ArenaPlan, parallel: int) -> list[ChunkTask]:
             first=first,
             last=min(first + size - 1, plan.games),
             max_rounds=plan.config.max_rounds,
+            common_deals=plan.config.common_deals,
+            baseline=plan.baseline,
         )
         for first in range(1, plan.games + 1, size)
     ]
@@ -391,6 +414,7 @@ def run_plan(checked: ArenaPlan, *, progress: ProgressHook | None = None) -> Are
         seconds=time.perf_counter() - started,
         summary_path=None if out is None else out / "summary.json",
         chart_path=None if out is None or not config.chart else out / "results.png",
+        paired=paired(checked, outcomes),
     )
     if result.summary_path is not None:
         _write_json(result.summary_path, result.to_dict())

@@ -53,6 +53,8 @@ class ArenaConfig:
     ray_address: str | None = None
     max_rounds: int = MAX_ROUNDS
     chart: bool = True
+    common_deals: bool = False  # pairs of games on the same dice: :mod:`dudo.arena.pairs`
+    baseline: str | None = None  # with common_deals: the bot compared in the first's seat
 
 
 @dataclass(frozen=True)
@@ -63,10 +65,11 @@ class ArenaPlan:
     rules: Rules
     preset: str
     lineup: tuple[str, ...]  # the bot of each seat in game 1; game n rotates it by n - 1
-    bots: tuple[str, ...]  # the distinct bots, in lineup order
+    bots: tuple[str, ...]  # the distinct bots, in lineup order (then the baseline)
     seed: int
     workers: int
     out: Path | None  # None: nothing is written
+    baseline: str | None = None  # common deals against a baseline (see dudo.arena.pairs)
 
     @property
     def players(self) -> int:
@@ -173,7 +176,8 @@ def plan(config: ArenaConfig) -> ArenaPlan:
         raise
     seats = lineup(specs, config.players if config.players is not None else len(specs))
     Game(rules, len(seats), seed=0)  # the engine says whether these rules seat this many
-    distinct = tuple(dict.fromkeys(seats))
+    baseline = _check_pairing(config, seats)
+    distinct = tuple(dict.fromkeys((*seats, baseline) if baseline is not None else seats))
     for spec in distinct:
         _check_bot(spec)
     if config.seed is not None and (isinstance(config.seed, bool) or config.seed < 0):
@@ -192,4 +196,30 @@ def plan(config: ArenaConfig) -> ArenaPlan:
         seed=seed,
         workers=config.workers if config.workers is not None else (os.cpu_count() or 1),
         out=out,
+        baseline=baseline,
     )
+
+
+def _check_pairing(config: ArenaConfig, seats: tuple[str, ...]) -> str | None:
+    """The checked ``--baseline`` (None: none or not given), or why the run cannot be
+    played in pairs on common deals."""
+    baseline = config.baseline.strip() if config.baseline is not None else None
+    if not config.common_deals:
+        if baseline is not None:
+            raise ArenaError("--baseline compares bots on common deals: add --common-deals")
+        return None
+    if baseline == "":
+        raise ArenaError("--baseline is empty; name a bot, e.g. --baseline medium")
+    if config.games % 2:
+        raise ArenaError(
+            f"--games {config.games}: --common-deals plays games in pairs on the same dice;"
+            " give an even number"
+        )
+    if baseline is None and len(seats) != 2:
+        raise ArenaError(
+            f"--common-deals with {len(seats)} players needs --baseline BOT: the first bot"
+            f" ({seats[0]}) and the baseline take turns in one seat against the same"
+            " opponents (e.g. --baseline medium); without it, pairs swap the seats of two"
+            " bots heads-up"
+        )
+    return baseline

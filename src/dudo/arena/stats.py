@@ -110,3 +110,74 @@ def rate_games(
                 min(new_sigma for _, new_sigma in changes),
             )
     return {bot: Rating(mu, sigma) for bot, (mu, sigma) in current.items()}
+
+
+# Student's t 0.975 quantiles for 1..10 degrees of freedom (a table: the expansion below is
+# off in the third decimal there).
+_T975 = (
+    12.706204736174694,
+    4.302652729749462,
+    3.1824463052837078,
+    2.7764451051977934,
+    2.5705818356363146,
+    2.4469118511449786,
+    2.364624251592784,
+    2.306004135204166,
+    2.262157162798205,
+    2.228138851986274,
+)
+
+
+def t_quantile_975(df: int) -> float:
+    """The 0.975 quantile of Student's t with ``df`` degrees of freedom (the half-width
+    factor of a two-sided 95% interval): a table up to 10, then the Cornish-Fisher
+    expansion around the normal quantile (error below 1e-5 from 11 on)."""
+    if df < 1:
+        raise ValueError(f"degrees of freedom: {df} is not 1 or more")
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = Z_95
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
+    return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
+
+
+@dataclass(frozen=True, slots=True)
+class PairedDifference:
+    """The mean of paired scores with its t interval (95%). ``sd`` is the sample standard
+    deviation; ``ci_low``/``ci_high`` are None with fewer than two pairs."""
+
+    pairs: int
+    mean: float | None
+    sd: float | None
+    ci_low: float | None
+    ci_high: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "pairs": self.pairs,
+            "mean": self.mean,
+            "sd": self.sd,
+            "ci95": None if self.ci_low is None else [self.ci_low, self.ci_high],
+        }
+
+
+def paired_difference(
+    scores: Sequence[float], bounds: tuple[float, float] = (-1.0, 1.0)
+) -> PairedDifference:
+    """Mean of ``scores`` (one per pair of games) and its 95% interval, mean ± t·sd/√n
+    (Student's t with n - 1 degrees of freedom: pairs are independent, the two games of a
+    pair are not, which is why the score is taken per pair), cut to ``bounds``, the range
+    a score can take (few pairs can give a wider interval)."""
+    n = len(scores)
+    if n == 0:
+        return PairedDifference(0, None, None, None, None)
+    mean = math.fsum(scores) / n
+    if n == 1:
+        return PairedDifference(1, mean, None, None, None)
+    sd = math.sqrt(math.fsum((s - mean) ** 2 for s in scores) / (n - 1))
+    half = t_quantile_975(n - 1) * sd / math.sqrt(n)
+    low, high = bounds
+    return PairedDifference(n, mean, sd, max(low, mean - half), min(high, mean + half))

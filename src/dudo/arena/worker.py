@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from dudo.arena.deals import DealChance
+from dudo.arena.pairs import deal_key, pair_of, pair_seats
 from dudo.arena.setup import bot_seed, chance_seed, seats_of_game
 from dudo.bots import Bot, make_bot
 from dudo.bots.match import MatchResult, Timings, play_game
@@ -33,6 +35,8 @@ class ChunkTask:
     first: int
     last: int
     max_rounds: int
+    common_deals: bool = False  # games in pairs on the same dice (dudo.arena.pairs)
+    baseline: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,21 +117,34 @@ def warm_up(task: ChunkTask) -> None:
     """Play one uncounted game (number 0) with the lineup, once per process and run, so that
     the decision times measured afterwards do not include filling caches (bid tables,
     imports, a bot's precomputation)."""
-    key = json.dumps([task.rules, task.lineup, task.seed], sort_keys=True)
+    key = json.dumps([task.rules, task.lineup, task.seed, task.baseline], sort_keys=True)
     if key in _warmed:
         return
     players = len(task.lineup)
     game = Game(from_mapping(task.rules), players, seed=f"dudo-arena-warm-up:{task.seed}")
     _play(task, 0, task.lineup, game, Timings())
+    if task.baseline is not None:  # the baseline plays too: warm it up the same way
+        game = Game(from_mapping(task.rules), players, seed=f"dudo-arena-warm-up:{task.seed}")
+        _play(task, 0, (task.baseline, *task.lineup[1:]), game, Timings())
     _warmed.add(key)
 
 
 def play_one(task: ChunkTask, number: int) -> GameOutcome:
     """Play game ``number`` of the run ``task`` belongs to."""
     rules = from_mapping(task.rules)
-    seats = seats_of_game(task.lineup, number)
-    players = len(seats)
-    game = Game(rules, players, seed=chance_seed(task.seed, number, players))
+    meta: dict[str, Any] = {}
+    if task.common_deals:
+        seats = pair_seats(task.lineup, task.baseline, number)
+        players = len(seats)
+        deals = DealChance(deal_key(task.seed, number))
+        game = Game(rules, players, chance=deals)
+        deals.attach(game)
+        pair, which = pair_of(number)
+        meta = {"pair": pair, "pair_game": which}
+    else:
+        seats = seats_of_game(task.lineup, number)
+        players = len(seats)
+        game = Game(rules, players, seed=chance_seed(task.seed, number, players))
     timings = Timings()
     result = _play(task, number, seats, game, timings)
     names = _seat_names(seats)
@@ -141,6 +158,7 @@ def play_one(task: ChunkTask, number: int) -> GameOutcome:
             "game": number,
             "seed": task.seed,
             "status": "finished" if result.finished else "stopped at the round cap",
+            **meta,
         },
         preset=task.preset,
     )

@@ -10,6 +10,10 @@ Every bot implements :class:`Bot` (``name`` and ``choose(view)``); the ones here
 (:class:`~dudo.bots.medium.MediumBot`: the same decisions on beliefs inferred from the bids,
 :mod:`dudo.bots.beliefs`), ``hard`` (alias ``solver``: :class:`~dudo.bots.hard.HardBot`, a
 solver book's equilibrium where one applies, else a one-round lookahead on those beliefs);
+the sparring partners ``caller`` (doubts far more readily than the odds warrant) and
+``bluffer`` (bids well above its dice, on faces it does not hold, and calls rarely):
+:mod:`dudo.bots.sparring`, arena and terminal opponents to check constants against, not
+server table levels (:data:`SPARRING_BOTS`, apart from :data:`BOT_NAMES`);
 or ``cmd:COMMAND`` for an outside program speaking the JSON-lines protocol
 (:mod:`dudo.bots.protocol`). The numpy-based levels are imported on first use.
 :mod:`dudo.bots.match` is the loop that lets bots play a game.
@@ -28,6 +32,7 @@ from dudo.engine.errors import DudoError
 __all__ = [
     "BOT_ALIASES",
     "BOT_NAMES",
+    "SPARRING_BOTS",
     "Bot",
     "OutOfTurnCaller",
     "ProbabilityBot",
@@ -49,15 +54,37 @@ def _hard_bot(rng: random.Random) -> Bot:
     return HardBot(rng)
 
 
-_FACTORIES: dict[str, Callable[[random.Random], Bot]] = {
+def _caller_bot(rng: random.Random) -> Bot:
+    from dudo.bots.sparring import CallerBot
+
+    return CallerBot(rng)
+
+
+def _bluffer_bot(rng: random.Random) -> Bot:
+    from dudo.bots.sparring import BlufferBot
+
+    return BlufferBot(rng)
+
+
+_LEVELS: dict[str, Callable[[random.Random], Bot]] = {
     "random": RandomBot,
     "easy": ProbabilityBot,
     "medium": _medium_bot,
     "hard": _hard_bot,
 }
 
-BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
-"""The bot levels, weakest first."""
+_SPARRING: dict[str, Callable[[random.Random], Bot]] = {
+    "caller": _caller_bot,
+    "bluffer": _bluffer_bot,
+}
+
+_FACTORIES = {**_LEVELS, **_SPARRING}
+
+BOT_NAMES: tuple[str, ...] = tuple(_LEVELS)
+"""The bot levels, weakest first (the levels a server table offers and rates)."""
+
+SPARRING_BOTS: tuple[str, ...] = tuple(_SPARRING)
+"""Bots of a deliberate, exploitable style, for the arena and the terminal: not levels."""
 
 BOT_ALIASES: dict[str, str] = {"probability": "easy", "solver": "hard"}
 """Other names accepted by :func:`make_bot`."""
@@ -87,7 +114,7 @@ def make_bot(name: str, rng: random.Random) -> Bot:
     key = BOT_ALIASES.get(key, key)
     factory = _FACTORIES.get(key)
     if factory is None:
-        names = ", ".join(BOT_NAMES)
+        names = ", ".join(BOT_NAMES + SPARRING_BOTS)
         aliases = ", ".join(f"{alias} = {target}" for alias, target in BOT_ALIASES.items())
         raise DudoError(
             f"unknown bot {name!r}; available bots: {names} (aliases: {aliases}),"

@@ -1,0 +1,132 @@
+"""Sparring partners ("caller" and "bluffer"): two bots with a recognisable, exploitable
+style, so that a bot's constants are checked against opponents that call often and bluff
+often, not only against our own weaker levels.
+
+Both judge bids by the exact odds on fair dice (:class:`~dudo.bots.odds.Odds`, as ``easy``
+does) and pick among the view's legal actions only. They are arena and terminal opponents,
+not server table levels (:data:`dudo.bots.SPARRING_BOTS`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from dudo.bots.odds import Odds
+from dudo.bots.probability import ProbabilityBot
+from dudo.engine.actions import Action, Bid, Call
+from dudo.engine.view import PlayerView
+
+#: ``caller`` doubts every standing bid less likely than this from its own dice, with the
+#: bidder credited with one die of the bid's face (``easy`` credits two). Doubting is right
+#: only below 0.5: at 0.55 it also calls bids more often true than not, i.e. too often
+#: (heads-up, 65-69% of the rounds end in its call, about half of them wrongly; ``easy``:
+#: 49-51%, right 61-63%).
+CALLER_CALL_BELOW = 0.55
+
+#: Dice of the bid's face ``caller`` credits the bidder with (``easy``: 2).
+CALLER_CREDIT = 1
+
+#: ``caller`` calls out of turn (``cruzado``) below this chance; ``easy`` uses 0.1.
+CALLER_OUT_OF_TURN_BELOW = 0.3
+
+#: ``bluffer`` only doubts a standing bid less likely than this (with the bidder credited
+#: like ``easy`` does): it calls rarely and keeps raising instead (heads-up against
+#: ``easy`` 36% of the rounds end in its call, 64% in easy's).
+BLUFFER_CALL_BELOW = 0.12
+
+#: ``bluffer`` raises to bids at least this likely from its own dice; ``easy`` opens at 0.6
+#: and raises to the likeliest bid. So low a floor makes it bid well above its dice.
+BLUFFER_RAISE_FLOOR = 0.3
+
+#: ``bluffer`` picks at random among this many of the highest bids above its floor: its
+#: raises jump in quantity rather than creep up by one.
+BLUFFER_TOP_BIDS = 3
+
+#: Chance that ``bluffer`` bids on a face it holds none of (when such a bid clears its
+#: floor): the classic bluff that sends the others after the wrong face.
+BLUFFER_FOREIGN_FACE = 0.4
+
+
+def _bids(legal: Sequence[Action]) -> list[Bid]:
+    return [a for a in legal if isinstance(a, Bid)]
+
+
+def _own_call(view: PlayerView, legal: Sequence[Action]) -> Call | None:
+    """The in-turn call among the legal actions, if any."""
+    for action in legal:
+        if isinstance(action, Call) and action.by in (None, view.viewer):
+            return action
+    return None
+
+
+class CallerBot(ProbabilityBot):
+    """Doubts much more readily than the odds warrant: whenever the standing bid is less
+    likely than :data:`CALLER_CALL_BELOW` given its own dice, fair dice elsewhere and
+    :data:`CALLER_CREDIT` die of the face for the bidder; otherwise it plays like ``easy``."""
+
+    name: str = "caller"
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(
+            rng, out_of_turn_below=CALLER_OUT_OF_TURN_BELOW, credit_bidder=CALLER_CREDIT
+        )
+
+    def _answer(
+        self, view: PlayerView, odds: Odds, standing: Bid, legal: Sequence[Action]
+    ) -> Action:
+        call = _own_call(view, legal)
+        if call is not None and (
+            self._standing_odds(view, odds).at_least(standing) < CALLER_CALL_BELOW
+        ):
+            return call
+        return super()._answer(view, odds, standing, legal)
+
+
+class BlufferBot(ProbabilityBot):
+    """Bids well above what its dice support and calls rarely: it opens and raises to one
+    of the :data:`BLUFFER_TOP_BIDS` highest bids at least :data:`BLUFFER_RAISE_FLOOR`
+    likely, often on a face it does not hold (:data:`BLUFFER_FOREIGN_FACE`), and calls only
+    below :data:`BLUFFER_CALL_BELOW`. When it neither calls nor bluffs (no bid clears even
+    the call threshold, an obliging choice, a pass hand under ``dudo``...) it plays like
+    ``easy``."""
+
+    name: str = "bluffer"
+
+    def choose(self, view: PlayerView) -> Action:
+        bids = _bids(view.legal_actions)
+        if view.standing_bid is None and bids:  # opening: its own hand decides the face
+            choice = self._bluff(self._odds(view), bids, view.my_dice)
+            if choice is not None:
+                return choice
+        return super().choose(view)
+
+    def _answer(
+        self, view: PlayerView, odds: Odds, standing: Bid, legal: Sequence[Action]
+    ) -> Action:
+        call = _own_call(view, legal)
+        if call is not None:
+            if self._standing_odds(view, odds).at_least(standing) < BLUFFER_CALL_BELOW:
+                return call
+            choice = self._bluff(odds, _bids(legal), view.my_dice)
+            if choice is not None:
+                return choice
+            # Nothing clears the floor: the least unlikely raise, unless it is hopeless.
+            bids = _bids(legal)
+            if bids:
+                best = max(bids, key=odds.at_least)
+                if odds.at_least(best) >= BLUFFER_CALL_BELOW:
+                    return best
+        return super()._answer(view, odds, standing, legal)
+
+    def _bluff(self, odds: Odds, bids: list[Bid], hand: Sequence[int] | None) -> Bid | None:
+        """A high bid at least :data:`BLUFFER_RAISE_FLOOR` likely, or None."""
+        fit = [b for b in bids if odds.at_least(b) >= BLUFFER_RAISE_FLOOR]
+        if not fit:
+            return None
+        if hand is not None and self.rng.random() < BLUFFER_FOREIGN_FACE:
+            foreign = [b for b in fit if b.face not in hand]
+            if foreign:
+                fit = foreign
+        top = fit[-BLUFFER_TOP_BIDS:]  # legal bids come lowest first
+        return top[self.rng.randrange(len(top))]
