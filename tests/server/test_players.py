@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sqlite3
 import time
 from pathlib import Path
@@ -506,3 +507,32 @@ def test_play_now_seats_belong_to_the_player(live_server: ServerFactory) -> None
             assert mine == {"tables": [{"code": code, "seat": made["seat"]}]}
             back = http.post(f"/api/tables/{code}/seat", headers=as_player(who["key"])).json()
             assert (back["seat"], back["token"]) == (made["seat"], made["token"])
+
+
+@pytestmark_browser
+def test_the_first_name_typed_becomes_the_made_up_players_name(
+    browser: Browser, live_server: ServerFactory
+) -> None:
+    """A first visit makes a player named by the server; the name then typed to create a table
+    becomes the player's, once; a name chosen in the "you" dialog is never replaced."""
+    server = live_server()
+    errors: list[str] = []
+    page = open_page(browser, PHONE, errors)
+    page.add_init_script("localStorage.setItem('dudo.lang', 'it')")
+    page.goto(server.url + "/")
+    made_up = page.locator("#you-button-name")
+    expect(made_up).to_have_text(re.compile(r"^Dudo \d+$"))
+    key = page.evaluate("localStorage.getItem('dudo.player.key')")
+    create_table(page, server)  # as "Ana"
+    expect(page.locator("#you-button-name")).to_have_text("Ana")
+    with api(server) as http:
+        assert http.get("/api/players/me", headers=as_player(key)).json()["name"] == "Ana"
+    # Renamed by hand, then another name typed at a table: the chosen name stays.
+    page.click("#you-button")
+    page.fill("#you-name", "Anita")
+    page.click("#you-rename")
+    expect(page.locator("#you-button-name")).to_have_text("Anita")
+    page.evaluate("localStorage.setItem('dudo.name', 'Otra')")
+    page.reload()
+    expect(page.locator("#you-button-name")).to_have_text("Anita")
+    assert errors == [], errors

@@ -22,6 +22,9 @@ import { el } from "/static/ui.js";
 
 const KEY = "dudo.player.key";
 const NAME = "dudo.player.name";
+// Set while the player has the name the server made up ("Dudo 4821"): the first name typed
+// into a form here (kept as "dudo.name") then becomes the player's name.
+const AUTO = "dudo.player.auto";
 
 let me = null; // {id, name, password}
 let codeTimer = null;
@@ -57,6 +60,7 @@ async function ensurePlayer() {
     try {
       me = await api("/api/players/me");
       store(NAME, me.name);
+      await adoptTypedName();
       return;
     } catch (err) {
       if (err.status !== 401) return; // the server is away: keep the key and try next time
@@ -66,10 +70,26 @@ async function ensurePlayer() {
   const wanted = remembered("dudo.name");
   try {
     keep(await api("/api/players", { method: "POST", body: wanted ? { name: wanted } : {} }));
+    store(AUTO, wanted ? null : "1");
   } catch (err) {
     if (err.code === "player_name_taken" || err.code?.startsWith("name_")) {
       keep(await api("/api/players", { method: "POST", body: {} }));
+      store(AUTO, "1");
     }
+  }
+}
+
+/** A player still named by the server takes the name typed into a form here, once: a name
+ * another player has (or one the rules refuse) leaves the made-up name, for the "you" dialog. */
+async function adoptTypedName() {
+  const typed = remembered("dudo.name");
+  if (!remembered(AUTO) || !typed || !me || typed === me.name) return;
+  try {
+    me = await api("/api/players/me", { method: "PATCH", body: { name: typed } });
+    store(NAME, me.name);
+    store(AUTO, null);
+  } catch (err) {
+    if (err.status >= 400 && err.status < 500) store(AUTO, null); // refused: ask no more
   }
 }
 
@@ -271,6 +291,7 @@ async function download() {
  * browser (their tokens, so "Your tables" lists them), and the page reloads to show them. */
 async function arrived(answer) {
   store("dudo.name", answer.name); // the name forms follow the player now here
+  store(AUTO, null);
   keep(answer);
   render();
   say(t("player.welcome", { name: answer.name }));
@@ -299,6 +320,7 @@ function wire(dialog) {
       me = await api("/api/players/me", { method: "PATCH", body: { name: $("you-name").value } });
       if (remembered("dudo.name") === before) store("dudo.name", me.name);
       store(NAME, me.name);
+      store(AUTO, null);
       render();
       say(t("player.renamed", { name: me.name }));
     });
