@@ -9,9 +9,9 @@ from pathlib import Path
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 
-from dudo.server import ratings
 from dudo.server.errors import ErrorCode, Refused
 from dudo.server.routes.games import MAX_GAME_ID
+from dudo.server.routes.ratings import check_family
 
 WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
 PAGES = (
@@ -106,13 +106,7 @@ def pages_router() -> APIRouter:
 
     @router.get("/ratings/{family}")
     async def family_page(family: str) -> HTMLResponse:
-        if family not in ratings.FAMILIES:
-            raise Refused(
-                ErrorCode.UNKNOWN_PRESET,
-                f"rule family {family!r} is unknown; families are: {', '.join(ratings.FAMILIES)}",
-                404,
-                preset=family[:40],
-            )
+        check_family(family)
         return page("ratings.html")
 
     @router.get("/players/{rater}")

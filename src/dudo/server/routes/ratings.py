@@ -15,8 +15,8 @@ from dudo.server.errors import ErrorCode, Refused
 router = APIRouter()
 
 
-@router.get("/api/ratings/{family}")
-async def leaderboard(family: str, hall: HallDep) -> dict[str, Any]:
+def check_family(family: str) -> None:
+    """Refuse (404) a rule family that has no ratings."""
     if family not in ratings.FAMILIES:
         raise Refused(
             ErrorCode.UNKNOWN_PRESET,
@@ -24,6 +24,11 @@ async def leaderboard(family: str, hall: HallDep) -> dict[str, Any]:
             404,
             preset=family[:40],
         )
+
+
+@router.get("/api/ratings/{family}")
+async def leaderboard(family: str, hall: HallDep) -> dict[str, Any]:
+    check_family(family)
     return {"family": family, "ratings": await hall.answer(hall.store.leaderboard, family)}
 
 
