@@ -8,6 +8,8 @@ Every constructor validates, so an impossible value or combination never reaches
 from __future__ import annotations
 
 import dataclasses
+import types
+import typing
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -177,124 +179,176 @@ OPTION_NAMES: tuple[str, ...] = tuple(
     f.name for f in dataclasses.fields(Rules) if not f.name.startswith("_")
 )
 
-_ENUM_OPTIONS: dict[str, type[StrEnum]] = {
-    "raise_mode": RaiseMode,
-    "aces_rank": AcesRank,
-    "aces_to": AcesTo,
-    "aces_from": AcesFrom,
-    "open_on_aces": OpenOnAces,
-    "loss": Loss,
-    "spot_on_reward": SpotOnReward,
-    "spot_on_threshold": SpotOnThreshold,
-    "oblige_face_change": ObligeFaceChange,
-    "oblige_visibility": ObligeVisibility,
-    "seating": Seating,
-    "direction": Direction,
-    "next_opener": NextOpener,
-}
-_BOOL_OPTIONS = frozenset(
-    {
-        "aces_wild",
-        "wild_needs_natural",
-        "cruzado",
-        "spot_on",
-        "pass_allows_spot_on",
-        "oblige",
-        "reveal_reroll",
-    }
-)
-_INT_OPTIONS = frozenset(
-    {
-        "spot_on_min_players",
-        "pass_min_players",
-        "oblige_min_players",
-        "min_players",
-        "faces",
-        "dice_per_player",
-    }
-)
 _TRUE_WORDS = frozenset({"true", "yes", "on", "1"})
 _FALSE_WORDS = frozenset({"false", "no", "off", "0"})
 
 
-def describe_option(name: str) -> str:
-    """The values an option accepts, for help texts and error messages."""
-    if name in _ENUM_OPTIONS:
-        return " | ".join(str(v) for v in _ENUM_OPTIONS[name])
-    if name in _BOOL_OPTIONS:
-        return "true | false"
-    if name == "pass_hands":
-        return "comma-separated subset of " + ", ".join(str(v) for v in PassHand) + " (or none)"
-    if name == "max_players":
-        return "an integer, or none for no limit"
-    if name in ("spot_on_min_players", "pass_min_players", "oblige_min_players"):
-        return "2 | 3"
-    if name == "faces":
-        return "an integer from 2 to 6"
-    if name == "dice_per_player":
-        return "an integer from 1 to 5"
-    return "an integer"
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One rule option as every part reads it (parsing, checking, help texts, records): its
+    ``kind`` (``bool``, ``int``, one of the StrEnums above, or ``frozenset`` of pass hands),
+    the range of an integer with ``why`` it is so, and whether none is a value."""
 
+    name: str
+    kind: type
+    low: int | None = None
+    high: int | None = None
+    none_ok: bool = False
+    why: str = ""
 
-def option_choices(name: str) -> list[Any] | None:
-    """Every value an option can take, as JSON values, when they are few (enumerated options and
-    switches); None for numbers and sets (see :func:`describe_option`)."""
-    if name in _ENUM_OPTIONS:
-        return [str(v) for v in _ENUM_OPTIONS[name]]
-    if name in _BOOL_OPTIONS:
-        return [True, False]
-    if name in ("spot_on_min_players", "pass_min_players", "oblige_min_players"):
-        return [2, 3]
-    return None
+    @property
+    def is_enum(self) -> bool:
+        return issubclass(self.kind, StrEnum)
 
+    @property
+    def names(self) -> list[str]:
+        """A named option's values (empty for the others)."""
+        return [str(v) for v in typing.cast(type[StrEnum], self.kind)] if self.is_enum else []
 
-def _coerce(name: str, value: Any) -> Any:
-    """Turn a value given in text or JSON form into the option's type."""
-    if name not in OPTION_NAMES:
-        known = ", ".join(OPTION_NAMES)
-        raise RulesError(f"unknown option {name!r}; options are: {known}")
-    expected = describe_option(name)
-    if name in _ENUM_OPTIONS:
-        try:
-            return _ENUM_OPTIONS[name](str(value).strip().lower().replace("-", "_"))
-        except ValueError:
-            raise RulesError(f"{name}={value!r} is not valid; use {expected}", name) from None
-    if name in _BOOL_OPTIONS:
-        if isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()
-        if text in _TRUE_WORDS:
-            return True
-        if text in _FALSE_WORDS:
-            return False
-        raise RulesError(f"{name}={value!r} is not valid; use {expected}", name)
-    if name in _INT_OPTIONS or name == "max_players":
-        if name == "max_players" and (value is None or str(value).strip().lower() == "none"):
-            return None
-        if isinstance(value, bool):
-            raise RulesError(f"{name}={value!r} is not valid; use {expected}", name)
-        try:
-            return int(str(value).strip()) if not isinstance(value, int) else value
-        except ValueError:
-            raise RulesError(f"{name}={value!r} is not valid; use {expected}", name) from None
-    if name == "pass_hands":
+    def _few(self) -> list[int] | None:
+        """The values of a range of two (2 | 3), listed rather than described."""
+        if self.low is not None and self.high is not None and self.high - self.low == 1:
+            return [self.low, self.high]
+        return None
+
+    def describe(self) -> str:
+        """The values the option accepts, for help texts and error messages."""
+        if self.is_enum:
+            return " | ".join(self.names)
+        if self.kind is bool:
+            return "true | false"
+        if self.kind is frozenset:
+            return "comma-separated subset of " + ", ".join(str(v) for v in PassHand) + " (or none)"
+        if self.none_ok:
+            return "an integer, or none for no limit"
+        few = self._few()
+        if few is not None:
+            return " | ".join(str(v) for v in few)
+        if self.low is not None and self.high is not None:
+            return f"an integer from {self.low} to {self.high}"
+        return "an integer"
+
+    def choices(self) -> list[Any] | None:
+        """Every value as JSON when they are few (named values, switches, a range of two)."""
+        if self.is_enum:
+            return self.names
+        if self.kind is bool:
+            return [True, False]
+        return list(self._few() or ()) or None
+
+    def coerce(self, value: Any) -> Any:
+        """A value given as text or JSON, in the option's type."""
+        wrong = RulesError(f"{self.name}={value!r} is not valid; use {self.describe()}", self.name)
+        if self.is_enum:
+            try:
+                return self.kind(str(value).strip().lower().replace("-", "_"))
+            except ValueError:
+                raise wrong from None
+        if self.kind is bool:
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in _TRUE_WORDS or text in _FALSE_WORDS:
+                return text in _TRUE_WORDS
+            raise wrong
+        if self.kind is int:
+            if self.none_ok and (value is None or str(value).strip().lower() == "none"):
+                return None
+            if isinstance(value, bool):
+                raise wrong
+            try:
+                return int(str(value).strip()) if not isinstance(value, int) else value
+            except ValueError:
+                raise wrong from None
         if isinstance(value, str):
             text = value.strip().lower()
-            items = [] if text in ("", "none", "no", "off") else text.split(",")
+            items: list[Any] = [] if text in ("", "none", "no", "off") else text.split(",")
         elif isinstance(value, (list, tuple, set, frozenset)):
             items = list(value)
         else:
-            raise RulesError(f"{name}={value!r} is not valid; use {expected}", name)
+            raise wrong
         hands = set()
         for item in items:
             try:
                 hands.add(PassHand(str(item).strip().lower().replace("-", "_")))
             except ValueError:
                 raise RulesError(
-                    f"{name}: {str(item).strip()!r} is not a pass hand; use {expected}", name
+                    f"{self.name}: {str(item).strip()!r} is not a pass hand; use {self.describe()}",
+                    self.name,
                 ) from None
         return frozenset(hands)
-    raise AssertionError(name)  # pragma: no cover - every option is handled above
+
+    def problem(self, value: Any) -> str | None:
+        """What is wrong with a value of the option's field (its type, then its range)."""
+        if self.is_enum:
+            ok = isinstance(value, self.kind)
+            return None if ok else f"{value!r} is not valid; use {self.describe()}"
+        if self.kind is bool:
+            return None if isinstance(value, bool) else f"{value!r} is not valid; use true | false"
+        if self.kind is frozenset:
+            ok = isinstance(value, frozenset) and all(isinstance(h, PassHand) for h in value)
+            return None if ok else f"{value!r} is not a set of pass hands"
+        if value is None and self.none_ok:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            return f"{value!r} is not an integer" + (" or none" if self.none_ok else "")
+        few = self._few()
+        if few is not None and value not in few:
+            return f"{value} is not {few[0]} or {few[1]}"
+        low, high = self.low, self.high
+        if low is not None and high is not None and not low <= value <= high:
+            return f"{value} is outside {low}..{high}" + (f" ({self.why})" if self.why else "")
+        if low is not None and high is None and value < low:
+            return f"{value} is below {low}" + (f": {self.why}" if self.why else "")
+        return None
+
+
+#: Ranges of the integer options, and why each is what it is.
+_RANGES: dict[str, tuple[int | None, int | None, str]] = {
+    "spot_on_min_players": (2, 3, ""),
+    "pass_min_players": (2, 3, ""),
+    "oblige_min_players": (2, 3, ""),
+    "min_players": (2, None, "Dudo needs two or more players"),
+    "faces": (2, 6, "a die has at most six faces"),
+    "dice_per_player": (1, 5, "a hand holds at most 5"),
+}
+
+
+def _options() -> dict[str, Option]:
+    hints = typing.get_type_hints(Rules)
+    out = {}
+    for name in OPTION_NAMES:
+        kind = hints[name]
+        none_ok = isinstance(kind, types.UnionType) and type(None) in typing.get_args(kind)
+        if none_ok:
+            kind = next(a for a in typing.get_args(kind) if a is not type(None))
+        kind = typing.get_origin(kind) or kind  # frozenset[PassHand] -> frozenset
+        low, high, why = _RANGES.get(name, (None, None, ""))
+        out[name] = Option(name, kind, low, high, none_ok, why)
+    return out
+
+
+OPTIONS: dict[str, Option] = _options()
+"""Every rule option, described once, by name (in the order of :data:`OPTION_NAMES`)."""
+
+
+def describe_option(name: str) -> str:
+    """The values an option accepts, for help texts and error messages."""
+    return OPTIONS[name].describe()
+
+
+def option_choices(name: str) -> list[Any] | None:
+    """Every value an option can take, as JSON values, when they are few (enumerated options and
+    switches); None for numbers and sets (see :func:`describe_option`)."""
+    return OPTIONS[name].choices()
+
+
+def _coerce(name: str, value: Any) -> Any:
+    """Turn a value given in text or JSON form into the option's type."""
+    if name not in OPTIONS:
+        known = ", ".join(OPTION_NAMES)
+        raise RulesError(f"unknown option {name!r}; options are: {known}")
+    return OPTIONS[name].coerce(value)
 
 
 def from_mapping(options: Mapping[str, Any], base: Rules | None = None) -> Rules:
@@ -308,37 +362,14 @@ def _validate(r: Rules) -> None:
     def bad(option: str, why: str) -> RulesError:
         return RulesError(f"{option}: {why}", option)
 
-    # Types first, so that a wrong type gets a message instead of a comparison error.
-    for name in OPTION_NAMES:
-        value = getattr(r, name)
-        if name in _ENUM_OPTIONS and not isinstance(value, _ENUM_OPTIONS[name]):
-            raise bad(name, f"{value!r} is not valid; use {describe_option(name)}")
-        if name in _BOOL_OPTIONS and not isinstance(value, bool):
-            raise bad(name, f"{value!r} is not valid; use true | false")
-        if name in _INT_OPTIONS and (isinstance(value, bool) or not isinstance(value, int)):
-            raise bad(name, f"{value!r} is not an integer")
-    if not isinstance(r.pass_hands, frozenset) or not all(
-        isinstance(h, PassHand) for h in r.pass_hands
-    ):
-        raise bad("pass_hands", f"{r.pass_hands!r} is not a set of pass hands")
-    if r.max_players is not None and (
-        isinstance(r.max_players, bool) or not isinstance(r.max_players, int)
-    ):
-        raise bad("max_players", f"{r.max_players!r} is not an integer or none")
-
-    if not 2 <= r.faces <= 6:
-        raise bad("faces", f"{r.faces} is outside 2..6 (a die has at most six faces)")
-    if not 1 <= r.dice_per_player <= 5:
-        raise bad(
-            "dice_per_player", f"{r.dice_per_player} is outside 1..5 (a hand holds at most 5)"
-        )
-    if r.min_players < 2:
-        raise bad("min_players", f"{r.min_players} is below 2: Dudo needs two or more players")
+    # Each option alone first (its type, then its range), so that a wrong type gets a message
+    # instead of a comparison error; then the rules that combine options.
+    for name, option in OPTIONS.items():
+        why = option.problem(getattr(r, name))
+        if why is not None:
+            raise bad(name, why)
     if r.max_players is not None and r.max_players < r.min_players:
         raise bad("max_players", f"{r.max_players} is below min_players={r.min_players}")
-    for name in ("spot_on_min_players", "pass_min_players", "oblige_min_players"):
-        if getattr(r, name) not in (2, 3):
-            raise bad(name, f"{getattr(r, name)} is not 2 or 3")
     if r.wild_needs_natural and not r.aces_wild:
         raise bad(
             "wild_needs_natural", "needs aces_wild=true (aces that are not wild need no natural)"

@@ -6,14 +6,13 @@ import json
 import math
 import os
 import re
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from dudo.engine.actions import Action, Call
 from dudo.engine.chance import ChanceOutcome
 from dudo.engine.errors import RecordError, RulesError
-from dudo.engine.rules import OPTION_NAMES, PassHand, Rules, describe_option, from_mapping
+from dudo.engine.rules import OPTION_NAMES, OPTIONS, PassHand, Rules, from_mapping
 from dudo.records._checks import JsonChecks, show_value
 from dudo.records._model import (
     FORMAT,
@@ -50,15 +49,15 @@ _player = _checks.player
 def _option(name: str, value: Any) -> Any:
     """Check the JSON type (and, for named values, the value) of one rule option."""
     path = f"rules.{name}"
-    default = getattr(_DEFAULT_RULES, name)
-    expected = describe_option(name)
-    if isinstance(default, bool):
+    option = OPTIONS[name]
+    expected = option.describe()
+    if option.kind is bool:
         if not isinstance(value, bool):
             _fail(path, f"{show_value(value)} is not true or false")
-    elif isinstance(default, StrEnum):
-        if not isinstance(value, str) or value not in {str(v) for v in type(default)}:
+    elif option.is_enum:
+        if not isinstance(value, str) or value not in option.names:
             _fail(path, f"{show_value(value)} is not valid; use {expected}")
-    elif isinstance(default, frozenset):
+    elif option.kind is frozenset:
         items = _list(value, path)
         seen: set[str] = set()
         for i, item in enumerate(items):
@@ -67,10 +66,10 @@ def _option(name: str, value: Any) -> Any:
             if item in seen:
                 _fail(f"{path}[{i}]", f"{item!r} is listed twice")
             seen.add(item)
-    elif name == "max_players":
+    elif option.none_ok:
         if value is not None:
             _int(value, path, "a whole number or null")
-    elif isinstance(default, int):
+    else:
         _int(value, path)
     return value
 
