@@ -148,7 +148,8 @@ def solve(
         typer.Option(metavar="A B", help="Dice of the opener (A) and of the other player (B)."),
     ] = (1, 1),
     algorithm: Annotated[
-        str, typer.Option(help="dcfr (discounted CFR, the faster) or cfr+.")
+        str,
+        typer.Option(help="dcfr (discounted CFR, the default), dcfr+, linear or cfr+."),
     ] = "dcfr",
     iterations: Annotated[
         int | None,
@@ -242,7 +243,7 @@ def solve_game(
     seconds: Annotated[
         float | None, typer.Option("--time", help="Most seconds spent on each round.")
     ] = None,
-    algorithm: Annotated[str, typer.Option(help="dcfr or cfr+.")] = "dcfr",
+    algorithm: Annotated[str, typer.Option(help="dcfr, dcfr+, linear or cfr+.")] = "dcfr",
     start: Annotated[
         list[str] | None,
         typer.Option(

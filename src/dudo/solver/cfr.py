@@ -1,10 +1,12 @@
 """Counterfactual regret minimisation on a round's whole tree at once.
 
-:class:`RoundSolver` runs CFR+ (regret matching+, alternating updates, linearly weighted
-average; Tammelin 2014) or discounted CFR (Brown & Sandholm 2019, alpha=1.5, beta=0,
-gamma=2) with every player-update a handful of numpy passes (:mod:`.sweeps`), never a Python
-call per information set. Its state (regrets, average sums, iteration) can be saved and
-resumed exactly.
+:class:`RoundSolver` runs a CFR variant given by its :class:`Schedule` (:data:`SCHEDULES`):
+CFR+ (regret matching+, alternating updates, linearly weighted average; Tammelin 2014),
+discounted CFR (Brown & Sandholm 2019, alpha=1.5, beta=0, gamma=2), linear CFR (the same
+paper's alpha=beta=gamma=1) or DCFR+ (discounted, with regrets floored at 0 as in CFR+; Xu
+et al. 2024, alpha=1.5, gamma=4), with every player-update a handful of numpy passes
+(:mod:`.sweeps`), never a Python call per information set. Its state (regrets, average sums,
+iteration) can be saved and resumed exactly.
 
 Each player's average grows while the other player's counterfactual values are computed
 (that pass needs their reach anyway, so it costs nothing extra). Player 1 is thus averaged
@@ -24,7 +26,15 @@ import numpy.typing as npt
 
 from dudo.solver.position import SolverError
 from dudo.solver.round import Round
-from dudo.solver.sweeps import Fold, call_matrices, call_values, fold_up, normalise, reach
+from dudo.solver.sweeps import (
+    Averaging,
+    Fold,
+    call_matrices,
+    call_values,
+    fold_up,
+    normalise,
+    reach,
+)
 
 Array = npt.NDArray[np.floating]
 
@@ -32,9 +42,33 @@ Array = npt.NDArray[np.floating]
 class Algorithm(StrEnum):
     CFR_PLUS = "cfr+"
     DCFR = "dcfr"
+    LINEAR = "linear"
+    DCFR_PLUS = "dcfr+"
 
 
 DCFR_ALPHA, DCFR_BETA, DCFR_GAMMA = 1.5, 0.0, 2.0
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """How a CFR variant treats regrets and the average, after each player-update.
+
+    ``discount``: (alpha, beta), positive regrets are scaled by t^alpha / (t^alpha + 1) and
+    negative ones by t^beta / (t^beta + 1); ``floor_regrets``: then floored at 0 (so regret
+    matching needs no positive part); ``average_power``: iteration t weighs t^power in the
+    average strategy (1: linear)."""
+
+    floor_regrets: bool
+    discount: tuple[float, float] | None
+    average_power: float
+
+
+SCHEDULES: dict[Algorithm, Schedule] = {
+    Algorithm.CFR_PLUS: Schedule(floor_regrets=True, discount=None, average_power=1.0),
+    Algorithm.DCFR: Schedule(False, (DCFR_ALPHA, DCFR_BETA), DCFR_GAMMA),
+    Algorithm.LINEAR: Schedule(False, (1.0, 1.0), 1.0),
+    Algorithm.DCFR_PLUS: Schedule(True, (1.5, 0.0), 4.0),
+}
 
 
 def parse_algorithm(text: str) -> Algorithm:
@@ -70,7 +104,7 @@ class Strategy:
 
 
 class RoundSolver:
-    """CFR+ or DCFR on one round. ``step()`` runs one iteration (both players)."""
+    """A CFR variant on one round. ``step()`` runs one iteration (both players)."""
 
     def __init__(
         self,
@@ -80,6 +114,7 @@ class RoundSolver:
     ) -> None:
         self.round = round_
         self.algorithm = algorithm
+        self.schedule = SCHEDULES[algorithm]
         self.dtype = dtype or choose_dtype(round_)
         shape = (round_.nodes, max(round_.hands(0), round_.hands(1)))
         self.payoff = payoff_matrices(round_, self.dtype)
@@ -106,25 +141,19 @@ class RoundSolver:
             self.sigma_in,
             self.sigma_call,
             self._values,
-            positive_part=self.algorithm is Algorithm.DCFR,
+            positive_part=not self.schedule.floor_regrets,
         )
-
-    def _average_weight(self, t: int) -> float:
-        return float(t) if self.algorithm is Algorithm.CFR_PLUS else float(t) ** DCFR_GAMMA
 
     def step(self) -> None:
         """One iteration: update player 0 against player 1, then player 1 against player 0."""
         self.iteration = t = self.iteration + 1
-        weight = self._average_weight(t)
+        schedule = self.schedule
+        averaging = Averaging(
+            self.avg_in, self.avg_call, self.sigma_call, float(t) ** schedule.average_power
+        )
         for p in (0, 1):
             other = 1 - p
-            reach(
-                self.round,
-                other,
-                self.sigma_in,
-                self._work,
-                (self.avg_in, self.avg_call, self.sigma_call, weight),
-            )
+            reach(self.round, other, self.sigma_in, self._work, averaging)
             call_values(self.round, p, self.payoff[p], self._work, self.sigma_call, self._work)
             fold_up(
                 self.round,
@@ -136,10 +165,10 @@ class RoundSolver:
                 self.sigma_call,
                 regrets=(self.regret_in, self.regret_call),
             )
-            if self.algorithm is Algorithm.CFR_PLUS:
+            if schedule.discount is not None:
+                self._discount(p, t, *schedule.discount)
+            if schedule.floor_regrets:
                 self._clip(p)
-            else:
-                self._discount(p, t)
             self._match(p)
 
     def _own_regrets(self, player: int) -> list[Array]:
@@ -151,11 +180,11 @@ class RoundSolver:
         ]
         return parts
 
-    def _discount(self, player: int, t: int) -> None:
-        """DCFR: after adding iteration t's regrets, scale the player's positive regrets by
+    def _discount(self, player: int, t: int, alpha: float, beta: float) -> None:
+        """After adding iteration t's regrets, scale the player's positive regrets by
         t^alpha / (t^alpha + 1) and negative ones by t^beta / (t^beta + 1)."""
-        up = t**DCFR_ALPHA / (t**DCFR_ALPHA + 1)
-        down = t**DCFR_BETA / (t**DCFR_BETA + 1)
+        up = t**alpha / (t**alpha + 1)
+        down = t**beta / (t**beta + 1)
         for part in self._own_regrets(player):
             # In place, with a boolean mask: no full-size float temporaries (2.8 GB at 2v2).
             positive = part > 0
@@ -163,7 +192,7 @@ class RoundSolver:
             np.multiply(part, down, out=part, where=~positive)
 
     def _clip(self, player: int) -> None:
-        """CFR+: the player's regrets are floored at 0."""
+        """The player's regrets are floored at 0 (CFR+, DCFR+)."""
         for part in self._own_regrets(player):
             np.maximum(part, 0, out=part)
 

@@ -13,6 +13,7 @@ actor at the parent, ``1 - actor[n]``); a "call" array at ``n`` to the call made
 from __future__ import annotations
 
 from enum import Enum
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -95,17 +96,27 @@ def normalise(
         np.copyto(out_in[rows], uniform[local], where=~positive[local])
 
 
+class Averaging(NamedTuple):
+    """The average-strategy sums that :func:`reach` adds to, the player's call probabilities,
+    and the weight of this iteration."""
+
+    avg_in: Array
+    avg_call: Array
+    sigma_call: Array
+    weight: float
+
+
 def reach(
     round_: Round,
     player: int,
     sigma_in: Array,
     out: Array,
-    accumulate: tuple[Array, Array, Array, float] | None = None,
+    accumulate: Averaging | None = None,
 ) -> None:
     """``player``'s reach probability of every node under ``sigma_in`` into ``out``.
 
-    ``accumulate = (avg_in, avg_call, sigma_call, weight)`` also adds the player's
-    reach-weighted strategy to the average-strategy sums.
+    With ``accumulate`` it also adds the player's reach-weighted strategy (times the
+    iteration's weight) to the average-strategy sums.
     """
     out[0] = 0.0
     out[0, : round_.hands(player)] = 1.0
@@ -115,8 +126,8 @@ def reach(
             np.multiply(out[layer.parents], sigma_in[rows], out=out[rows])
             if accumulate is not None:
                 work = layer_buffer(round_, out, layer.stop - layer.start)
-                np.multiply(out[rows], accumulate[3], out=work)
-                accumulate[0][rows] += work
+                np.multiply(out[rows], accumulate.weight, out=work)
+                accumulate.avg_in[rows] += work
         else:
             out[rows] = out[layer.parents]
     if accumulate is not None:
