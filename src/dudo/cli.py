@@ -149,7 +149,7 @@ def solve(
     ] = (1, 1),
     algorithm: Annotated[
         str,
-        typer.Option(help="dcfr (discounted CFR, the default), dcfr+, linear or cfr+."),
+        typer.Option(help="dcfr (discounted CFR, the default), dcfr+, pcfr+, linear or cfr+."),
     ] = "dcfr",
     iterations: Annotated[
         int | None,
@@ -243,7 +243,7 @@ def solve_game(
     seconds: Annotated[
         float | None, typer.Option("--time", help="Most seconds spent on each round.")
     ] = None,
-    algorithm: Annotated[str, typer.Option(help="dcfr, dcfr+, linear or cfr+.")] = "dcfr",
+    algorithm: Annotated[str, typer.Option(help="dcfr, dcfr+, pcfr+, linear or cfr+.")] = "dcfr",
     start: Annotated[
         list[str] | None,
         typer.Option(

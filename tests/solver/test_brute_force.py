@@ -295,6 +295,8 @@ def test_random_policies(name: str, seed: int, zero_share: float) -> None:
         ("legacy-f3-2v1", Algorithm.LINEAR, 100),
         ("liars-dice-f3-high-1v1", Algorithm.DCFR_PLUS, 300),
         ("difference-winner-1v2", Algorithm.DCFR_PLUS, 50),
+        ("legacy-f3-2v1", Algorithm.PCFR_PLUS, 100),
+        ("oblige-chooses-open", Algorithm.PCFR_PLUS, 100),
     ],
 )
 def test_cfr_average_strategy(name: str, algorithm: Algorithm, iterations: int) -> None:

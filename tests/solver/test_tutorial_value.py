@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from dudo.engine import preset
@@ -32,8 +33,10 @@ def test_exploitability_falls_and_value_converges(
         seen.append(evaluate(tutorial_round, solver.average()))
     exploitability = [e.exploitability for e in seen]
     assert exploitability[0] > exploitability[1] > exploitability[2] >= 0
-    # Linear CFR (no regret floor, linear discount) is the slow baseline of the variants.
-    assert exploitability[2] < (2e-3 if algorithm is Algorithm.LINEAR else 2e-4)
+    # Linear CFR (no regret floor, linear discount) is the slow baseline of the variants;
+    # predictive CFR+ is slower than CFR+ on this small round.
+    slower = {Algorithm.LINEAR: 2e-3, Algorithm.PCFR_PLUS: 1e-3}
+    assert exploitability[2] < slower.get(algorithm, 2e-4)
     last = seen[-1]
     low, high = last.value_bounds
     # The equilibrium value always lies between the two best-response values.
@@ -49,3 +52,22 @@ def test_converged_run_pins_the_value(tutorial_round: Round) -> None:
     low, high = result.value_bounds
     assert high - low < 1e-5
     assert low - 1e-12 <= TUTORIAL_VALUE <= high + 1e-12
+
+
+@pytest.mark.parametrize("algorithm", list(Algorithm))
+def test_a_restored_state_goes_on_exactly(tutorial_round: Round, algorithm: Algorithm) -> None:
+    """Saving and restoring mid-run changes nothing, whatever the variant keeps (predictive
+    CFR+ keeps its prediction)."""
+    straight = RoundSolver(tutorial_round, algorithm)
+    for _ in range(40):
+        straight.step()
+    first = RoundSolver(tutorial_round, algorithm)
+    for _ in range(20):
+        first.step()
+    state = {k: v.copy() for k, v in first.state().items()}
+    resumed = RoundSolver(tutorial_round, algorithm)
+    resumed.restore(state)
+    for _ in range(20):
+        resumed.step()
+    assert np.array_equal(resumed.average().sigma_in, straight.average().sigma_in)
+    assert np.array_equal(resumed.current().sigma_call, straight.current().sigma_call)

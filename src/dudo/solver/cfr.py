@@ -3,10 +3,11 @@
 :class:`RoundSolver` runs a CFR variant given by its :class:`Schedule` (:data:`SCHEDULES`):
 CFR+ (regret matching+, alternating updates, linearly weighted average; Tammelin 2014),
 discounted CFR (Brown & Sandholm 2019, alpha=1.5, beta=0, gamma=2), linear CFR (the same
-paper's alpha=beta=gamma=1) or DCFR+ (discounted, with regrets floored at 0 as in CFR+; Xu
-et al. 2024, alpha=1.5, gamma=4), with every player-update a handful of numpy passes
-(:mod:`.sweeps`), never a Python call per information set. Its state (regrets, average sums,
-iteration) can be saved and resumed exactly.
+paper's alpha=beta=gamma=1), DCFR+ (discounted, with regrets floored at 0 as in CFR+; Xu et
+al. 2024, alpha=1.5, gamma=4) or predictive CFR+ (Farina, Kroer & Sandholm 2021, with a
+quadratic average), with every player-update a handful of numpy passes (:mod:`.sweeps`),
+never a Python call per information set. Its state (regrets, average sums, iteration, and a
+predictive variant's prediction) can be saved and resumed exactly.
 
 Each player's average grows while the other player's counterfactual values are computed
 (that pass needs their reach anyway, so it costs nothing extra). Player 1 is thus averaged
@@ -44,6 +45,7 @@ class Algorithm(StrEnum):
     DCFR = "dcfr"
     LINEAR = "linear"
     DCFR_PLUS = "dcfr+"
+    PCFR_PLUS = "pcfr+"
 
 
 DCFR_ALPHA, DCFR_BETA, DCFR_GAMMA = 1.5, 0.0, 2.0
@@ -56,11 +58,14 @@ class Schedule:
     ``discount``: (alpha, beta), positive regrets are scaled by t^alpha / (t^alpha + 1) and
     negative ones by t^beta / (t^beta + 1); ``floor_regrets``: then floored at 0 (so regret
     matching needs no positive part); ``average_power``: iteration t weighs t^power in the
-    average strategy (1: linear)."""
+    average strategy (1: linear); ``predictive``: the next strategy matches the regrets plus
+    a prediction of the next iteration's regrets, this iteration's (predictive CFR+, Farina,
+    Kroer & Sandholm 2021), at the cost of two more arrays the size of the regrets."""
 
     floor_regrets: bool
     discount: tuple[float, float] | None
     average_power: float
+    predictive: bool = False
 
 
 SCHEDULES: dict[Algorithm, Schedule] = {
@@ -68,6 +73,7 @@ SCHEDULES: dict[Algorithm, Schedule] = {
     Algorithm.DCFR: Schedule(False, (DCFR_ALPHA, DCFR_BETA), DCFR_GAMMA),
     Algorithm.LINEAR: Schedule(False, (1.0, 1.0), 1.0),
     Algorithm.DCFR_PLUS: Schedule(True, (1.5, 0.0), 4.0),
+    Algorithm.PCFR_PLUS: Schedule(True, None, 2.0, predictive=True),
 }
 
 
@@ -126,22 +132,29 @@ class RoundSolver:
         self.sigma_call = np.zeros(shape, self.dtype)
         self._work = np.zeros(shape, self.dtype)  # reach, then call values
         self._values = np.zeros(shape, self.dtype)
+        # Predictive: the regrets before an update, then the update, then regrets + it.
+        self._last_in = np.zeros(shape, self.dtype) if self.schedule.predictive else None
+        self._last_call = np.zeros(shape, self.dtype) if self.schedule.predictive else None
         self.iteration = 0
         for p in (0, 1):
             self._match(p)
 
-    def _match(self, player: int) -> None:
+    def _match(self, player: int, predicted: bool = False) -> None:
         """Regret matching: the current strategy of ``player`` from positive regrets
-        (CFR+ keeps regrets >= 0; DCFR's may be negative, and only their positive part counts)."""
+        (CFR+ keeps regrets >= 0; DCFR's may be negative, and only their positive part counts);
+        ``predicted``: from the regrets plus the prediction, held in the ``_last`` arrays."""
+        weights = (self.regret_in, self.regret_call)
+        if predicted:
+            assert self._last_in is not None and self._last_call is not None
+            weights = (self._last_in, self._last_call)
         normalise(
             self.round,
             player,
-            self.regret_in,
-            self.regret_call,
+            *weights,
             self.sigma_in,
             self.sigma_call,
             self._values,
-            positive_part=not self.schedule.floor_regrets,
+            positive_part=predicted or not self.schedule.floor_regrets,
         )
 
     def step(self) -> None:
@@ -155,6 +168,9 @@ class RoundSolver:
             other = 1 - p
             reach(self.round, other, self.sigma_in, self._work, averaging)
             call_values(self.round, p, self.payoff[p], self._work, self.sigma_call, self._work)
+            if schedule.predictive:
+                for regret, last in self._own_pairs(p):
+                    np.copyto(last, regret)
             fold_up(
                 self.round,
                 p,
@@ -167,18 +183,33 @@ class RoundSolver:
             )
             if schedule.discount is not None:
                 self._discount(p, t, *schedule.discount)
+            if schedule.predictive:
+                # This update's regrets (before the floor) predict the next one's.
+                for regret, last in self._own_pairs(p):
+                    np.subtract(regret, last, out=last)
             if schedule.floor_regrets:
                 self._clip(p)
-            self._match(p)
+            if schedule.predictive:
+                for regret, last in self._own_pairs(p):
+                    last += regret
+            self._match(p, predicted=schedule.predictive)
 
     def _own_regrets(self, player: int) -> list[Array]:
         """Views of ``player``'s regrets: their calls, and their bids (the edges into the
         other player's nodes)."""
-        parts = [self.regret_call[self.round.region(player)]]
-        parts += [
-            self.regret_in[layer.nodes] for layer in self.round.layers if layer.actor != player
-        ]
+        return self._own_parts(player, self.regret_in, self.regret_call)
+
+    def _own_parts(self, player: int, in_: Array, call: Array) -> list[Array]:
+        parts = [call[self.round.region(player)]]
+        parts += [in_[layer.nodes] for layer in self.round.layers if layer.actor != player]
         return parts
+
+    def _own_pairs(self, player: int) -> list[tuple[Array, Array]]:
+        """The player's regrets, each with its part of the ``_last`` arrays."""
+        assert self._last_in is not None and self._last_call is not None
+        mine = self._own_regrets(player)
+        last = self._own_parts(player, self._last_in, self._last_call)
+        return list(zip(mine, last, strict=True))
 
     def _discount(self, player: int, t: int, alpha: float, beta: float) -> None:
         """After adding iteration t's regrets, scale the player's positive regrets by
@@ -214,18 +245,29 @@ class RoundSolver:
 
     def state(self) -> dict[str, npt.NDArray[np.generic]]:
         """Everything needed to resume exactly (see :meth:`restore`)."""
-        return {
+        state = {
             "regret_in": self.regret_in,
             "regret_call": self.regret_call,
             "avg_in": self.avg_in,
             "avg_call": self.avg_call,
             "iteration": np.array(self.iteration),
         }
+        if self._last_in is not None and self._last_call is not None:
+            state |= {"last_in": self._last_in, "last_call": self._last_call}
+        return state
 
     def restore(self, state: dict[str, npt.NDArray[np.generic]]) -> None:
-        for name in ("regret_in", "regret_call", "avg_in", "avg_call"):
+        names = ["regret_in", "regret_call", "avg_in", "avg_call"]
+        if self.schedule.predictive:
+            names += ["last_in", "last_call"]
+        for name in names:
+            if name not in state:
+                raise SolverError(
+                    f"checkpoint has no {name}: it was made by another algorithm than "
+                    f"{self.algorithm}"
+                )
             array = state[name]
-            target = getattr(self, name)
+            target = getattr(self, name if name.startswith(("regret", "avg")) else f"_{name}")
             if array.shape != target.shape:
                 raise SolverError(
                     f"checkpoint does not fit this round: {name} has shape {array.shape}, "
@@ -234,4 +276,4 @@ class RoundSolver:
             target[...] = array
         self.iteration = int(state["iteration"])
         for p in (0, 1):
-            self._match(p)
+            self._match(p, predicted=self.schedule.predictive)
