@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from dudo.bots.base import Bot, OutOfTurnCaller, out_of_turn_call
+from dudo.bots.base import Bot, OutOfTurnCaller, PolicyBot, out_of_turn_call, policy_of
 from dudo.bots.probability import ProbabilityBot
 from dudo.bots.random_bot import RandomBot
 from dudo.engine.errors import DudoError
@@ -35,10 +35,12 @@ __all__ = [
     "SPARRING_BOTS",
     "Bot",
     "OutOfTurnCaller",
+    "PolicyBot",
     "ProbabilityBot",
     "RandomBot",
     "make_bot",
     "out_of_turn_call",
+    "policy_of",
 ]
 
 
