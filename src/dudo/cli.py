@@ -276,6 +276,70 @@ def solve_game(
     )
 
 
+@app.command()
+def exploit(
+    bots: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bot",
+            help="Bot to measure (repeatable): random, easy, medium, hard, caller, bluffer.",
+        ),
+    ] = None,
+    positions: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--position",
+            metavar="AvB",
+            help="Heads-up round, e.g. 2v1: the opener's dice v the other's (repeatable).",
+        ),
+    ] = None,
+    rules: Annotated[str, typer.Option("--rules", help="Preset: see `dudo rules`.")] = "liars-dice",
+    settings: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="House rule OPTION=VALUE (repeatable), e.g. --set faces=3."),
+    ] = None,
+    method: Annotated[
+        str,
+        typer.Option(
+            help="auto (exact where the tree fits, else LBR), exact, or lbr (local best response)."
+        ),
+    ] = "auto",
+    payoff: Annotated[
+        str,
+        typer.Option(
+            help="Exact: game (a call pays the game value of the position it leads to) "
+            "or round (+1/-1 for the call)."
+        ),
+    ] = "game",
+    games: Annotated[int, typer.Option(help="LBR: rounds to play (half in each seat).")] = 2000,
+    seed: Annotated[int, typer.Option(help="Seed of the bots and of LBR's deals.")] = 0,
+    max_histories: Annotated[
+        int, typer.Option(help="auto: the largest tree measured exactly (bid histories).")
+    ] = 2**24,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Also write the results to this JSON file.")
+    ] = None,
+) -> None:
+    """Measure how exploitable bots are at heads-up rounds (exact or local best response)."""
+    from dudo.solver.exploit_command import exploit_command
+
+    raise typer.Exit(
+        exploit_command(
+            rules_name=rules,
+            settings=settings or [],
+            bots=bots or [],
+            positions=positions or [],
+            method=method,
+            payoff=payoff,
+            games=games,
+            seed=seed,
+            max_histories=max_histories,
+            json_out=json_out,
+            console=Console(),
+        )
+    )
+
+
 def _start(text: str) -> tuple[int, int]:
     """``2v1`` → (2, 1): the opener's dice, then the other player's."""
     first, sep, second = text.strip().lower().partition("v")

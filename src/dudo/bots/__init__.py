@@ -15,7 +15,10 @@ the sparring partners ``caller`` (doubts far more readily than the odds warrant)
 :mod:`dudo.bots.sparring`, arena and terminal opponents to check constants against, not
 server table levels (:data:`SPARRING_BOTS`, apart from :data:`BOT_NAMES`);
 or ``cmd:COMMAND`` for an outside program speaking the JSON-lines protocol
-(:mod:`dudo.bots.protocol`). The numpy-based levels are imported on first use.
+(:mod:`dudo.bots.protocol`). The numpy-based levels are imported on first use. The built-in
+bots also say how they play: ``policy(view)`` gives the probability of every action
+``choose`` may return (:class:`PolicyBot`, :func:`policy_of`), which exact exploitability
+reads (:mod:`dudo.solver.exploit`).
 :mod:`dudo.bots.match` is the loop that lets bots play a game.
 """
 
@@ -24,7 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from dudo.bots.base import Bot, OutOfTurnCaller, out_of_turn_call
+from dudo.bots.base import Bot, OutOfTurnCaller, PolicyBot, out_of_turn_call, policy_of
 from dudo.bots.probability import ProbabilityBot
 from dudo.bots.random_bot import RandomBot
 from dudo.engine.errors import DudoError
@@ -35,10 +38,12 @@ __all__ = [
     "SPARRING_BOTS",
     "Bot",
     "OutOfTurnCaller",
+    "PolicyBot",
     "ProbabilityBot",
     "RandomBot",
     "make_bot",
     "out_of_turn_call",
+    "policy_of",
 ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from dudo.engine.actions import Action, Call
+from dudo.engine.errors import DudoError
 from dudo.engine.view import PlayerView
 
 
@@ -20,6 +21,27 @@ class Bot(Protocol):
     name: str
 
     def choose(self, view: PlayerView) -> Action: ...
+
+
+@runtime_checkable
+class PolicyBot(Protocol):
+    """A bot that can say how it plays: ``policy(view)`` is the probability of every action
+    ``choose(view)`` may return (those with positive probability, summing to 1). Exact
+    exploitability (:mod:`dudo.solver.exploit`) reads a bot's strategy through it."""
+
+    name: str
+
+    def choose(self, view: PlayerView) -> Action: ...
+
+    def policy(self, view: PlayerView) -> dict[Action, float]: ...
+
+
+def policy_of(bot: Bot, view: PlayerView) -> dict[Action, float]:
+    """``bot``'s action distribution at ``view``; a :class:`DudoError` for a bot that
+    cannot tell (an outside program)."""
+    if not isinstance(bot, PolicyBot):
+        raise DudoError(f"the bot {bot.name!r} cannot report its action probabilities")
+    return bot.policy(view)
 
 
 @runtime_checkable

@@ -64,13 +64,26 @@ class LookaheadBot(MediumBot):
         legal = view.legal_actions
         if not legal:
             raise DudoError(f"player {view.viewer} has no legal action now")
+        found = self._lookahead(view)
+        return found if found is not None else super().choose(view)
+
+    def policy(self, view: PlayerView) -> dict[Action, float]:
+        """The lookahead's action (it is deterministic), else the inferring player's policy."""
+        if not view.legal_actions:
+            raise DudoError(f"player {view.viewer} has no legal action now")
+        found = self._lookahead(view)
+        return {found: 1.0} if found is not None else super().policy(view)
+
+    def _lookahead(self, view: PlayerView) -> Action | None:
+        """The action of least expected loss, or None where the inferring player decides."""
+        legal = view.legal_actions
         me = view.viewer
         if len(legal) == 1 or me is None or not view.my_turn:
-            return super().choose(view)
+            return None
         beliefs = Beliefs(view, self.model)
         nxt = view.next_player(me)
         if nxt == me or beliefs.weights[nxt] is None:
-            return super().choose(view)  # nobody to predict (their dice are all seen)
+            return None  # nobody to predict (their dice are all seen)
         odds = BeliefOdds(beliefs)
         live = sum(1 for n in view.dice_counts if n > 0)
         later = self.continuation / max(live - 1, 1)
@@ -97,8 +110,6 @@ class LookaheadBot(MediumBot):
             key = (loss, index)
             if best is None or key < best:
                 best, choice = key, action
-        if choice is None:
-            return super().choose(view)
         return choice
 
     def _raise_losses(

@@ -110,6 +110,19 @@ class ProbabilityBot:
             return self._open(odds, legal)
         return self._answer(view, odds, view.standing_bid, legal)
 
+    def policy(self, view: PlayerView) -> dict[Action, float]:
+        """The probability of each action ``choose`` plays for ``view`` (the actions it
+        may return, all with positive probability)."""
+        legal = view.legal_actions
+        if not legal:
+            raise DudoError(f"player {view.viewer} has no legal action now")
+        if len(legal) == 1 or isinstance(legal[0], ObligeChoice):
+            return {self.choose(view): 1.0}  # no randomness on these paths
+        odds = self._odds(view)
+        if view.standing_bid is None:
+            return {self._open(odds, legal): 1.0}
+        return self._answer_policy(view, odds, view.standing_bid, legal)
+
     def wants_out_of_turn_call(self, view: PlayerView) -> bool:
         """Under ``cruzado``: call out of turn when the standing bid is very likely false."""
         bid = view.standing_bid
@@ -141,6 +154,17 @@ class ProbabilityBot:
     def _answer(
         self, view: PlayerView, odds: Odds, standing: Bid, legal: Sequence[Action]
     ) -> Action:
+        found = self._answer_policy(view, odds, standing, legal)
+        if len(found) == 1:
+            return next(iter(found))
+        # The one random choice: a bluffed pass, drawn as it always was.
+        return PASS if self.rng.random() < found[PASS] else next(a for a in found if a != PASS)
+
+    def _answer_policy(
+        self, view: PlayerView, odds: Odds, standing: Bid, legal: Sequence[Action]
+    ) -> dict[Action, float]:
+        """The answer to ``standing`` as a distribution: one action, or a bluffed pass
+        with chance ``bluff_rate`` and the best action otherwise."""
         standing_odds = self._standing_odds(view, odds)
         p_standing = standing_odds.at_least(standing)
         expected: dict[int, float] = {}
@@ -185,13 +209,16 @@ class ProbabilityBot:
             if best is None or key > best:
                 best, choice = key, action
         best_value = best[0] if best is not None else -1.0
+        fallback = choice if choice is not None else legal[0]
         if may_pass:
             if holds_pass_hand(view):
                 if best_value < self.pass_value:
-                    return PASS
-            elif best_value < self.bluff_below and self.rng.random() < self.bluff_rate:
-                return PASS
-        return choice if choice is not None else legal[0]
+                    return {PASS: 1.0}
+            elif best_value < self.bluff_below and fallback != PASS and self.bluff_rate > 0:
+                if self.bluff_rate >= 1:
+                    return {PASS: 1.0}
+                return {PASS: self.bluff_rate, fallback: 1.0 - self.bluff_rate}
+        return {fallback: 1.0}
 
     def _standing_odds(self, view: PlayerView, odds: Odds) -> Odds:
         """The odds for judging the standing bid: its bidder is credited with holding

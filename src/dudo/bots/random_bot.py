@@ -26,5 +26,12 @@ class RandomBot:
             raise DudoError(f"player {view.viewer} has no legal action now")
         return self.rng.choice(view.legal_actions)
 
+    def policy(self, view: PlayerView) -> dict[Action, float]:
+        """Uniform over the legal actions."""
+        legal = view.legal_actions
+        if not legal:
+            raise DudoError(f"player {view.viewer} has no legal action now")
+        return {a: 1.0 / len(legal) for a in legal}
+
     def wants_out_of_turn_call(self, view: PlayerView) -> bool:
         return bool(view.legal_actions) and self.rng.random() < self.out_of_turn_rate

@@ -70,16 +70,38 @@ class SolverBot:
     def choose(self, view: PlayerView) -> Action:
         if not view.legal_actions:
             raise DudoError(f"player {view.viewer} has no legal action now")
-        try:
-            action = self._from_book(view)
-        except Exception as error:  # a damaged book or a surprise must never stop a game
-            _warn_once(error)
-            action = None
-        if action is not None and action in view.legal_actions:
+        options = self._book_options(view)
+        if options is not None:
             self.last_source = "book"
-            return action
+            return _draw(self.rng, options)
         self.last_source = "fallback"
         return self.fallback.choose(view)
+
+    def policy(self, view: PlayerView) -> dict[Action, float]:
+        """The probability of each action ``choose`` plays for ``view``: the book's
+        strategy where it applies, else the fallback's policy."""
+        if not view.legal_actions:
+            raise DudoError(f"player {view.viewer} has no legal action now")
+        options = self._book_options(view)
+        if options is None:
+            return self.fallback.policy(view)
+        total = sum(p for _, p in options)
+        out: dict[Action, float] = {}
+        for action, p in options:
+            if p > 0:
+                out[action] = out.get(action, 0.0) + p / total
+        return out
+
+    def _book_options(self, view: PlayerView) -> list[tuple[Action, float]] | None:
+        """The book's actions here with their weights (positive total, all legal), or None."""
+        try:
+            options = self._from_book(view)
+        except Exception as error:  # a damaged book or a surprise must never stop a game
+            _warn_once(error)
+            return None
+        if options is None or not all(a in view.legal_actions for a, _ in options):
+            return None
+        return options
 
     def wants_out_of_turn_call(self, view: PlayerView) -> bool:
         """Under ``cruzado``: as the probability player (heads-up it never arises)."""
@@ -92,8 +114,9 @@ class SolverBot:
             return self.book
         return find_book(view.rules)
 
-    def _from_book(self, view: PlayerView) -> Action | None:
-        """The book's action for this view, or None when the book does not cover it."""
+    def _from_book(self, view: PlayerView) -> list[tuple[Action, float]] | None:
+        """The book's actions for this view with their weights, or None when the book does
+        not cover it."""
         me = view.viewer
         if me is None or not view.my_turn:
             return None
@@ -116,7 +139,8 @@ class SolverBot:
             visibility,
         )
         if any(isinstance(a, ObligeChoice) for a in view.legal_actions):
-            return self._visibility(book, position) if me == opener else None
+            choice = self._visibility(book, position) if me == opener else None
+            return None if choice is None else [(choice, 1.0)]
         if not book.solved(position):
             return None
         return self._play(book, position, view, seats, seats.index(me))
@@ -140,7 +164,7 @@ class SolverBot:
         view: PlayerView,
         seats: tuple[int, int],
         player: int,
-    ) -> Action | None:
+    ) -> list[tuple[Action, float]] | None:
         round_, strategy = book.policy(position)
         index = {bid: i for i, bid in enumerate(round_.bids)}
         history: list[int] = []
@@ -176,9 +200,16 @@ class SolverBot:
         total = sum(p for _, p in options)
         if not total > 0:
             return None
-        draw = self.rng.random() * total
-        for action, p in options:
-            draw -= p
-            if draw < 0:
-                return action
-        return max(options, key=lambda ap: ap[1])[0]  # rounding: the likeliest
+        return options
+
+
+def _draw(rng: random.Random, options: list[tuple[Action, float]]) -> Action:
+    """One action drawn from ``options`` by weight (the obliger's choice draws nothing)."""
+    if len(options) == 1 and isinstance(options[0][0], ObligeChoice):
+        return options[0][0]
+    draw = rng.random() * sum(p for _, p in options)
+    for action, p in options:
+        draw -= p
+        if draw < 0:
+            return action
+    return max(options, key=lambda ap: ap[1])[0]  # rounding: the likeliest

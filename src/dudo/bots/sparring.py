@@ -72,15 +72,15 @@ class CallerBot(ProbabilityBot):
             rng, out_of_turn_below=CALLER_OUT_OF_TURN_BELOW, credit_bidder=CALLER_CREDIT
         )
 
-    def _answer(
+    def _answer_policy(
         self, view: PlayerView, odds: Odds, standing: Bid, legal: Sequence[Action]
-    ) -> Action:
+    ) -> dict[Action, float]:
         call = _own_call(view, legal)
         if call is not None and (
             self._standing_odds(view, odds).at_least(standing) < CALLER_CALL_BELOW
         ):
-            return call
-        return super()._answer(view, odds, standing, legal)
+            return {call: 1.0}
+        return super()._answer_policy(view, odds, standing, legal)
 
 
 class BlufferBot(ProbabilityBot):
@@ -100,6 +100,53 @@ class BlufferBot(ProbabilityBot):
             if choice is not None:
                 return choice
         return super().choose(view)
+
+    def policy(self, view: PlayerView) -> dict[Action, float]:
+        bids = _bids(view.legal_actions)
+        if view.standing_bid is None and bids:
+            found = self._bluff_policy(self._odds(view), bids, view.my_dice)
+            if found is not None:
+                return found
+        return super().policy(view)
+
+    def _answer_policy(
+        self, view: PlayerView, odds: Odds, standing: Bid, legal: Sequence[Action]
+    ) -> dict[Action, float]:
+        # The same branches as ``_answer``, as a distribution; where ``_answer`` defers to
+        # ``easy`` so does this (its own branches did not apply there).
+        call = _own_call(view, legal)
+        if call is not None:
+            if self._standing_odds(view, odds).at_least(standing) < BLUFFER_CALL_BELOW:
+                return {call: 1.0}
+            found = self._bluff_policy(odds, _bids(legal), view.my_dice)
+            if found is not None:
+                return found
+            bids = _bids(legal)
+            if bids:
+                best = max(bids, key=odds.at_least)
+                if odds.at_least(best) >= BLUFFER_CALL_BELOW:
+                    return {best: 1.0}
+        return super()._answer_policy(view, odds, standing, legal)
+
+    def _bluff_policy(
+        self, odds: Odds, bids: list[Bid], hand: Sequence[int] | None
+    ) -> dict[Action, float] | None:
+        """What :meth:`_bluff` draws from: a uniform pick among the top bids, of a foreign
+        face with chance :data:`BLUFFER_FOREIGN_FACE` when there is one."""
+        fit = [b for b in bids if odds.at_least(b) >= BLUFFER_RAISE_FLOOR]
+        if not fit:
+            return None
+        parts = [(1.0, fit)]
+        if hand is not None:
+            foreign = [b for b in fit if b.face not in hand]
+            if foreign:
+                parts = [(BLUFFER_FOREIGN_FACE, foreign), (1.0 - BLUFFER_FOREIGN_FACE, fit)]
+        out: dict[Action, float] = {}
+        for share, listed in parts:
+            top = listed[-BLUFFER_TOP_BIDS:]
+            for bid in top:
+                out[bid] = out.get(bid, 0.0) + share / len(top)
+        return out
 
     def _answer(
         self, view: PlayerView, odds: Odds, standing: Bid, legal: Sequence[Action]
