@@ -936,7 +936,8 @@ class Store:
             ).all()
         games = []
         for row in rows:
-            seat = json.loads(row.players)[row.player]
+            players = json.loads(row.players)
+            seat = players[row.player]
             games.append(
                 {
                     "game": row.id,
@@ -946,7 +947,7 @@ class Store:
                     "finished": row.finished,
                     "seat": seat["seat"],
                     "player": row.player,
-                    "players": len(json.loads(row.players)),
+                    "players": len(players),
                     "name": seat["name"],
                     "place": row.place,
                     "left_early": bool(row.left_early),

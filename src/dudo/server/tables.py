@@ -325,6 +325,11 @@ def check_rated(
             E.RATED_HOUSE_RULES,
             preset=preset,
         )
+    check_rated_seat(player)
+
+
+def check_rated_seat(player: PlayerKey | None) -> None:
+    """A seat at a rated table is a player's: a seat token alone cannot be rated."""
     if player is None:
         raise TableError(
             401,
@@ -632,13 +637,8 @@ class Table:
                     "the game has started: you can watch it, and join the next one",
                     E.GAME_STARTED,
                 )
-            if self.settings.rated and player is None:
-                raise TableError(
-                    401,
-                    "a seat at a rated table belongs to a player: send your player key "
-                    "(Authorization: Player <key>)",
-                    E.RATED_NEEDS_PLAYER,
-                )
+            if self.settings.rated:
+                check_rated_seat(player)
             taken = next(
                 (s.name for s in self.seats if s.name and name_key(s.name) == name_key(display)),
                 None,

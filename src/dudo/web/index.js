@@ -47,7 +47,7 @@ import {
   sameValue,
   valueLabel,
 } from "/static/rules.js";
-import { el, startPage, toast } from "/static/ui.js";
+import { el, fillRememberedName, rememberName, startPage, toast } from "/static/ui.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -294,11 +294,7 @@ async function create(event) {
     $("create-name").focus();
     return;
   }
-  try {
-    localStorage.setItem("dudo.name", name);
-  } catch {
-    /* no storage */
-  }
+  rememberName(name);
   const body = {
     name,
     preset: state.preset,
@@ -346,13 +342,7 @@ function renderAll() {
 async function main() {
   const hero = $("hero-dice");
   for (const f of [1, 2, 3, 4, 5, 6]) hero.append(dieEl(f, { decorative: true, size: "small" }));
-  try {
-    // A name typed while the page was still loading is kept.
-    const typed = $("create-name");
-    if (!typed.value) typed.value = localStorage.getItem("dudo.name") || "";
-  } catch {
-    /* no storage */
-  }
+  fillRememberedName($("create-name"));
 
   const data = await api("/api/presets");
   state.presets = data.presets || [];

@@ -18,7 +18,7 @@
 import { api, saveSeatToken } from "/static/api.js";
 import { onLangChange, t, wordError } from "/static/i18n.js";
 import { botLevelLabel } from "/static/rules.js";
-import { el, toast } from "/static/ui.js";
+import { el, fillRememberedName, rememberName, toast } from "/static/ui.js";
 
 const $ = (id) => document.getElementById(id);
 const BACKOFF_START_MS = 250;
@@ -203,11 +203,7 @@ async function playNow(event) {
     $("play-name").focus();
     return;
   }
-  try {
-    localStorage.setItem("dudo.name", name);
-  } catch {
-    /* no storage */
-  }
+  rememberName(name);
   const button = $("play-now");
   button.disabled = true;
   try {
@@ -251,12 +247,7 @@ function fillLevels(levels) {
 export function startLobby(data) {
   const presets = data.presets || [];
   const levels = Array.isArray(data.bot_levels) && data.bot_levels.length ? data.bot_levels : ["easy"];
-  try {
-    const typed = $("play-name"); // a name typed while the page was loading is kept
-    if (!typed.value) typed.value = localStorage.getItem("dudo.name") || "";
-  } catch {
-    /* no storage */
-  }
+  fillRememberedName($("play-name"));
   fillPresets(presets, data.default);
   fillLevels(levels);
   $("lobby-filter").addEventListener("change", (e) => {

@@ -78,7 +78,7 @@ import { renderRatingChanges } from "/static/ratingchange.js";
 import { botLevelLabel, presetSummary, renderRulesList } from "/static/rules.js";
 import { TableSocket } from "/static/socket.js";
 import { cueEnabled, markTab, primeAudio, setCueEnabled, turnCue } from "/static/turncue.js";
-import { el, startPage, toast } from "/static/ui.js";
+import { el, fillRememberedName, rememberName, startPage, toast } from "/static/ui.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -1034,11 +1034,7 @@ async function join(event) {
     $("join-name").focus();
     return;
   }
-  try {
-    localStorage.setItem("dudo.name", name);
-  } catch {
-    /* no storage */
-  }
+  rememberName(name);
   $("join-button").disabled = true;
   try {
     const answer = await api(`/api/tables/${encodeURIComponent(S.code)}/join`, {
@@ -1133,12 +1129,7 @@ async function main() {
     return;
   }
   document.title = pageTitle();
-  try {
-    const typed = $("join-name"); // a name typed while the page was loading is kept
-    if (!typed.value) typed.value = localStorage.getItem("dudo.name") || "";
-  } catch {
-    /* no storage */
-  }
+  fillRememberedName($("join-name"));
   S.presets = await api("/api/presets").catch(() => null);
   if (Array.isArray(S.presets?.bot_levels) && S.presets.bot_levels.length) S.botLevels = S.presets.bot_levels;
   if (S.token) {

@@ -61,3 +61,22 @@ export async function startPage(main) {
 export function show(node, visible) {
   if (node) node.hidden = !visible;
 }
+
+/** Remember the name a person typed into a form, for the next form (and the player's name). */
+export function rememberName(name) {
+  try {
+    localStorage.setItem("dudo.name", name);
+  } catch {
+    /* no storage: the next form starts empty */
+  }
+}
+
+/** Fill a name field with the remembered name, unless the person typed one while the page was
+ * still loading (that one is kept). */
+export function fillRememberedName(input) {
+  try {
+    if (!input.value) input.value = localStorage.getItem("dudo.name") || "";
+  } catch {
+    /* no storage */
+  }
+}
