@@ -68,3 +68,26 @@ def test_rounds_too_big_for_the_whole_tree_point_to_the_abstraction() -> None:
     with pytest.raises(SolverError, match=r"more than 100 bid histories.*abstraction"):
         build_round(RULES, Position((1, 1)), max_nodes=100)
     assert build_abstract_round(RULES, Position((1, 1)), 2).nodes < 100
+
+
+def test_a_window_keeps_only_the_lowest_raises_and_every_opening() -> None:
+    position = Position((2, 2))
+    whole = build_abstract_round(RULES, position, 2)
+    narrow = build_abstract_round(RULES, position, 2, window=3)
+    assert narrow.edges < whole.edges
+    for graph in (whole, narrow):
+        openings = {
+            int(graph.last_bid[t])
+            for s, t in zip(graph.source, graph.target, strict=True)
+            if s == 0
+        }
+        assert openings == set(range(len(graph.bids)))  # any first bid of the round
+    raises: dict[int, list[int]] = {}
+    for s, t in zip(narrow.source, narrow.target, strict=True):
+        if s != 0:
+            raises.setdefault(int(s), []).append(int(narrow.last_bid[t]))
+    for node, bids in raises.items():
+        above = int(narrow.last_bid[node])
+        assert sorted(bids) == list(range(above + 1, min(above + 4, len(narrow.bids))))
+    with pytest.raises(SolverError, match="window"):
+        build_abstract_round(RULES, position, 2, window=0)

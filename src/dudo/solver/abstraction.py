@@ -46,6 +46,7 @@ class AbstractRound:
     rules: Rules
     position: Position
     recall: int
+    window: int | None
     bids: tuple[Bid, ...]
     keys: list[AbstractKey]  # node -> key (node 0 is the start of the round)
     index: dict[AbstractKey, int]
@@ -71,12 +72,19 @@ class AbstractRound:
 
 
 def build_abstract_round(
-    rules: Rules, position: Position, recall: int, continuation: Continuation | None = None
+    rules: Rules,
+    position: Position,
+    recall: int,
+    continuation: Continuation | None = None,
+    window: int | None = None,
 ) -> AbstractRound:
     """The round at ``position`` (player 0 opens) with players recalling the last
-    ``recall`` bids."""
+    ``recall`` bids and, if ``window`` is given, raising only to one of the ``window``
+    lowest bids above the standing one (any opening bid stays allowed)."""
     if recall < 1:
         raise SolverError(f"recall: {recall} must be at least 1 bid")
+    if window is not None and window < 1:
+        raise SolverError(f"window: {window} must be at least 1 bid")
     position = position.canonical()
     check_heads_up(rules, position)
     moves = Moves(rules, position)
@@ -93,7 +101,10 @@ def build_abstract_round(
         for node in frontier:
             history, who, whole = keys[node]
             path = path_of[node]
-            for b in moves.after(path, len(path) if whole else 2 + who):
+            after = moves.after(path, len(path) if whole else 2 + who)
+            if window is not None and path:
+                after = sorted(after)[:window]
+            for b in after:
                 child_history = (*history, b)[-recall:]
                 key = (child_history, 1 - who, whole and len(history) + 1 <= recall)
                 child = index.get(key)
@@ -135,6 +146,7 @@ def build_abstract_round(
         rules=rules,
         position=position,
         recall=recall,
+        window=window,
         bids=moves.bids,
         keys=keys,
         index=index,
