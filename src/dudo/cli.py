@@ -257,6 +257,16 @@ def solve_game(
             help="Book folder (default: $DUDO_HOME/strategies/<rules id>, where the solver bot looks)."
         ),
     ] = None,
+    whole_tree_dice: Annotated[
+        int,
+        typer.Option(
+            help="Rounds with more dice than this in all are solved under the imperfect-recall "
+            "abstraction (players remember the last bids); fewer on the whole tree."
+        ),
+    ] = 3,
+    iterations: Annotated[
+        int, typer.Option(help="Iterations of CFR for each abstract round.")
+    ] = 300,
 ) -> None:
     """Solve whole heads-up games bottom-up and store every round's strategy (a book)."""
     from dudo.solver.run import solve_game_command
@@ -272,6 +282,8 @@ def solve_game(
             out,
             Console(),
             starts=[_start(text) for text in start or []],
+            whole_tree_dice=whole_tree_dice,
+            iterations=iterations,
         )
     )
 

@@ -143,6 +143,8 @@ class SolverBot:
             return None if choice is None else [(choice, 1.0)]
         if not book.solved(position):
             return None
+        if book.kind(position) == "abstract":
+            return self._play_abstract(book, position, view, seats, seats.index(me))
         return self._play(book, position, view, seats, seats.index(me))
 
     def _visibility(self, book: Book, position: Position) -> Action | None:
@@ -157,6 +159,42 @@ class SolverBot:
             worth[choice] = book.value(chosen)
         return OPEN if worth[OPEN] >= worth[CLOSED] else CLOSED
 
+    def _play_abstract(
+        self,
+        book: Book,
+        position: Position,
+        view: PlayerView,
+        seats: tuple[int, int],
+        player: int,
+    ) -> list[tuple[Action, float]] | None:
+        """The abstract strategy's options here, or None where the abstraction has no node
+        (an opponent raised past its window) or offers what the engine does not allow."""
+        strategy = book.abstract(position)
+        index = {bid: i for i, bid in enumerate(strategy.bids)}
+        history = _bid_history(view, seats, index)
+        if history is None or len(history) % 2 != player:
+            return None
+        seen = view.seen_dice
+        hand = strategy.hand(player, (view.my_dice, (seen[seats[0]], seen[seats[1]])))
+        if hand is None:
+            return None
+        found = strategy.options(history, hand)
+        if found is None:
+            return None
+        legal = view.legal_actions
+        calls = [a for a in legal if isinstance(a, Call) and a.by in (None, view.viewer)]
+        options: list[tuple[Action, float]] = []
+        for bid, p in found:
+            if bid is None:
+                if not calls:
+                    return None
+                options.append((calls[0], p))
+            elif strategy.bids[bid] in legal:
+                options.append((strategy.bids[bid], p))
+            else:
+                return None  # the abstraction offers a bid the engine does not allow here
+        return options if sum(p for _, p in options) > 0 else None
+
     def _play(
         self,
         book: Book,
@@ -167,15 +205,9 @@ class SolverBot:
     ) -> list[tuple[Action, float]] | None:
         round_, strategy = book.policy(position)
         index = {bid: i for i, bid in enumerate(round_.bids)}
-        history: list[int] = []
-        for seat, action in view.round_actions:
-            if isinstance(action, ObligeChoice):
-                continue
-            if type(action) is not Bid or action not in index:
-                return None
-            if seat != seats[len(history) % 2]:
-                return None  # not the alternation of a heads-up round
-            history.append(index[action])
+        history = _bid_history(view, seats, index)
+        if history is None:
+            return None
         node = round_.node_of(tuple(history))
         if node is None or int(round_.actor[node]) != player:
             return None
@@ -201,6 +233,23 @@ class SolverBot:
         if not total > 0:
             return None
         return options
+
+
+def _bid_history(
+    view: PlayerView, seats: tuple[int, int], index: dict[Bid, int]
+) -> list[int] | None:
+    """The round's bids as indices into a round's bids, or None if it is not a heads-up
+    round of bids alternating between ``seats``."""
+    history: list[int] = []
+    for seat, action in view.round_actions:
+        if isinstance(action, ObligeChoice):
+            continue
+        if type(action) is not Bid or action not in index:
+            return None
+        if seat != seats[len(history) % 2]:
+            return None  # not the alternation of a heads-up round
+        history.append(index[action])
+    return history
 
 
 def _draw(rng: random.Random, options: list[tuple[Action, float]]) -> Action:

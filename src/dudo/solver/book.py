@@ -39,9 +39,10 @@ import platformdirs
 
 from dudo.engine import DudoError, Game, Rules
 from dudo.engine.rules import PRESETS, from_mapping
+from dudo.solver.abstract_strategy import AbstractStrategy
 from dudo.solver.cfr import Strategy
 from dudo.solver.evaluate import evaluate
-from dudo.solver.game import Budget, GameSolver, _key, starting_positions
+from dudo.solver.game import Abstraction, Budget, GameSolver, Progress, _key, starting_positions
 from dudo.solver.position import Position, SolverError, heads_up_problem
 from dudo.solver.round import Outcome, Round, build_round
 from dudo.solver.store import (
@@ -141,15 +142,17 @@ class BookRound:
     position: Position
     label: str
     value: float
-    exploitability: float
+    exploitability: float | None  # None for an abstract round (no whole tree to measure on)
     iterations: int
     seconds: float
     file: str
+    kind: str = "tree"  # "tree": the whole round's strategy; "abstract": an abstraction's
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "label": self.label,
             "position": self.position.to_dict(),
+            "kind": self.kind,
             "value": self.value,
             "exploitability": self.exploitability,
             "iterations": self.iterations,
@@ -182,7 +185,9 @@ class Book:
         self.starts = tuple(starts)
         self.values = dict(values)
         self.rounds = dict(rounds)
-        self._policies: OrderedDict[Position, tuple[Round, Strategy]] = OrderedDict()
+        self._policies: OrderedDict[Position, tuple[Round, Strategy] | AbstractStrategy] = (
+            OrderedDict()
+        )
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -287,19 +292,39 @@ class Book:
         value = self.value(outcome)
         return value if outcome.opener == 0 else -value
 
+    def kind(self, position: Position) -> str | None:
+        """``"tree"`` or ``"abstract"``: how the book solved the round at ``position``
+        (None if it has no strategy for it)."""
+        entry = self.rounds.get(self.key(position))
+        return None if entry is None else entry.kind
+
     def policy(self, position: Position) -> tuple[Round, Strategy]:
         """The round at ``position`` (canonical, rebuilt without payoffs) and the book's
         strategy for it. Loaded on first use and kept while they fit in :data:`CACHE_BYTES`."""
+        found = self._cached(position, "tree")
+        assert not isinstance(found, AbstractStrategy)
+        return found
+
+    def abstract(self, position: Position) -> AbstractStrategy:
+        """The book's abstract strategy for the round at ``position`` (cached as
+        :meth:`policy`'s)."""
+        found = self._cached(position, "abstract")
+        assert isinstance(found, AbstractStrategy)
+        return found
+
+    def _cached(self, position: Position, kind: str) -> tuple[Round, Strategy] | AbstractStrategy:
         key = self.key(position)
         entry = self.rounds.get(key)
         if entry is None:
             raise SolverError(f"the book {self.id} has no strategy for the round {key.label()}")
+        if entry.kind != kind:
+            raise SolverError(f"the book's round {key.label()} is {entry.kind}, not {kind}")
         with self._lock:
             found = self._policies.get(key)
             if found is not None:
                 self._policies.move_to_end(key)
                 return found
-            found = self._load(entry)
+            found = self._load(entry) if kind == "tree" else self._load_abstract(entry)
             self._policies[key] = found
             while len(self._policies) > 1 and self.cached_bytes() > CACHE_BYTES:
                 self._policies.popitem(last=False)
@@ -308,7 +333,12 @@ class Book:
     def cached_bytes(self) -> int:
         """The memory held by the loaded rounds and strategies (their arrays)."""
         total = 0
-        for round_, strategy in self._policies.values():
+        for item in self._policies.values():
+            if isinstance(item, AbstractStrategy):
+                total += item.edge_prob.nbytes + item.call_prob.nbytes + item.keys.nbytes
+                total += item.edge_bid.nbytes + item.edge_target.nbytes
+                continue
+            round_, strategy = item
             total += strategy.sigma_in.nbytes + strategy.sigma_call.nbytes
             total += sum(a.nbytes for a in (round_.parent, round_.bid, round_.actor))
             total += round_.child_count.nbytes + round_.payoff.nbytes
@@ -318,6 +348,15 @@ class Book:
         """The round at ``position`` with its calls paid the book's game values (to evaluate
         a strategy the way it was solved)."""
         return build_round(self.rules, self.key(position), self.continuation)
+
+    def _load_abstract(self, entry: BookRound) -> AbstractStrategy:
+        path = self.directory / entry.file
+        strategy, meta = AbstractStrategy.load(path)
+        if meta.get("payoff") != "game":
+            raise SolverError(f"{path}: not a strategy of a book (its payoffs are not game values)")
+        if strategy.rules != self.rules or strategy.position != entry.position:
+            raise SolverError(f"{path}: it holds another round or rules than the book says")
+        return strategy
 
     def _load(self, entry: BookRound) -> tuple[Round, Strategy]:
         path = self.directory / entry.file
@@ -342,6 +381,8 @@ def solve_book(
     report: Reporter | None = None,
     *,
     starts: Sequence[Position] | None = None,
+    abstraction: Abstraction | None = None,
+    progress: Progress | None = None,
 ) -> Book:
     """Solve the heads-up game under ``rules`` bottom-up and write it as a book.
 
@@ -350,7 +391,9 @@ def solve_book(
     leads to. Every round is solved to ``budget`` (default :class:`Budget`). ``directory``
     defaults to ``book_root() / rules_id(rules)``. Strategy files are written as their
     rounds are solved; ``book.json`` last, so an interrupted build leaves no book.
-    ``report`` gets a line per round. Returns the book, opened from disk."""
+    ``report`` gets a line per round. Rounds with more than ``abstraction.whole_tree_dice``
+    dice are solved under that abstraction, if one is given (``progress`` follows their
+    iterations). Returns the book, opened from disk."""
     budget = budget if budget is not None else Budget()
     wanted = starting_positions(rules, max_dice)
     starts = list(wanted if starts is None else starts)
@@ -365,7 +408,9 @@ def solve_book(
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise SolverError(f"cannot make the book folder {folder}: {error}") from None
-    solver = GameSolver(rules, budget, keep_rounds=True, report=report)
+    solver = GameSolver(
+        rules, budget, keep_rounds=True, report=report, abstraction=abstraction, progress=progress
+    )
     entries: list[BookRound] = []
     for start in starts:
         solver.value(start)
@@ -376,6 +421,9 @@ def solve_book(
                 )
             )
             del solver.rounds[position]  # written: free its tree and strategy
+        for position, abstract in list(solver.abstract_rounds.items()):
+            entries.append(_write_abstract_round(folder, abstract.strategy))
+            del solver.abstract_rounds[position]
     data = {
         "format": BOOK_FORMAT,
         "version": BOOK_VERSION,
@@ -390,6 +438,7 @@ def solve_book(
             "every": budget.every,
             "algorithm": budget.algorithm.value,
         },
+        "abstraction": None if abstraction is None else abstraction.to_dict(),
         "values": [
             {"label": p.label(), "position": p.to_dict(), "value": v}
             for p, v in sorted(solver.values.items(), key=lambda pv: _order(pv[0]))
@@ -416,6 +465,23 @@ def write_book_json(folder: Path, data: Mapping[str, Any]) -> None:
 
 def _order(position: Position) -> tuple[int, tuple[int, int], str]:
     return (sum(position.dice), position.dice, position.label())
+
+
+def _write_abstract_round(folder: Path, strategy: AbstractStrategy) -> BookRound:
+    """Write one abstract round's strategy file; its entry in ``book.json``."""
+    label = strategy.position.label()
+    name = f"round-{label}.npz"
+    strategy.save(folder / name, {"payoff": "game", "book": rules_id(strategy.rules)})
+    return BookRound(
+        strategy.position,
+        label,
+        max(-1.0, min(1.0, strategy.value)),
+        None,
+        strategy.iterations,
+        strategy.seconds,
+        name,
+        "abstract",
+    )
 
 
 def _write_round(
@@ -501,14 +567,23 @@ def _book_round(item: object) -> BookRound:
     iterations = item.get("iterations")
     if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
         raise SolverError(f"the round {position.label()}: iterations {iterations!r}")
+    kind = item.get("kind", "tree")
+    if kind not in ("tree", "abstract"):
+        raise SolverError(f"the round {position.label()}: kind {kind!r} is not tree or abstract")
+    exploitability = (
+        None
+        if kind == "abstract" and item.get("exploitability") is None
+        else _number(item, "exploitability", -1e-6, 2.0)
+    )
     return BookRound(
         position,
         position.label(),
         _number(item, "value", -1.0, 1.0),
-        _number(item, "exploitability", -1e-6, 2.0),
+        exploitability,
         iterations,
         _number(item, "seconds", 0.0, math.inf),
         name,
+        kind,
     )
 
 

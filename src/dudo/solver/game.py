@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from dudo.engine import Game, Rules
+from dudo.solver.abstract_strategy import AbstractStrategy, from_profile, sample_value
+from dudo.solver.abstraction import AbstractSolver, build_abstract_round
 from dudo.solver.cfr import Algorithm, RoundSolver, Strategy
 from dudo.solver.evaluate import Evaluation, evaluate
 from dudo.solver.position import Position, SolverError, check_heads_up
@@ -33,6 +35,51 @@ class SolvedRound:
     evaluation: Evaluation
     iterations: int
     seconds: float
+
+
+@dataclass
+class SolvedAbstractRound:
+    """One round of the game solved under an imperfect-recall abstraction: its strategy
+    (whose value is estimated on sampled deals; no exact exploitability without the tree)."""
+
+    position: Position
+    strategy: AbstractStrategy
+    iterations: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Abstraction:
+    """How a game solver handles rounds too big for the whole tree (more than
+    ``whole_tree_dice`` dice in all): players remember the last ``recall`` bids and raise
+    to one of the ``window`` lowest bids (:mod:`dudo.solver.abstraction`), both read from
+    ``shapes`` by the round's total dice (the last entry serves any larger round); the
+    abstract round gets ``iterations`` of discounted CFR (or ``seconds``, whichever comes
+    first), and its game value is estimated on ``samples`` deals."""
+
+    whole_tree_dice: int = 3
+    shapes: tuple[tuple[int, int | None], ...] = ((5, None), (4, 8), (4, 6))
+    iterations: int = 300
+    seconds: float = float("inf")
+    samples: int = 200_000
+
+    def shape(self, position: Position) -> tuple[int, int | None]:
+        """(recall, window) for the round at ``position``."""
+        beyond = sum(position.dice) - self.whole_tree_dice - 1
+        return self.shapes[min(max(beyond, 0), len(self.shapes) - 1)]
+
+    def covers(self, position: Position) -> bool:
+        """Is the round at ``position`` solved under the abstraction?"""
+        return sum(position.dice) > self.whole_tree_dice
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "whole_tree_dice": self.whole_tree_dice,
+            "shapes": [list(shape) for shape in self.shapes],
+            "iterations": self.iterations,
+            "seconds": self.seconds if self.seconds != float("inf") else None,
+            "samples": self.samples,
+        }
 
 
 @dataclass(frozen=True)
@@ -63,6 +110,8 @@ heads-up game values are published (about +0.6189 for 2 dice against 1, -0.5883 
 against 2 and +0.0127 for 2 against 2, for the opener)."""
 
 Reporter = Callable[[str], None]
+Progress = Callable[[Position, int, int], None]
+"""Told the position, the iterations done and the iterations planned of an abstract round."""
 Watcher = Callable[[Position, RoundSolver, Evaluation, float], None]
 """Called after every exact evaluation: the position, the solver, its evaluation and the
 seconds since the round began to be built."""
@@ -77,9 +126,12 @@ class GameSolver:
     keep_rounds: bool = True
     report: Reporter | None = None
     watch: Watcher | None = None
+    progress: Progress | None = None
     max_histories: int = MAX_NODES
+    abstraction: Abstraction | None = None
     values: dict[Position, float] = field(default_factory=dict)
     rounds: dict[Position, SolvedRound] = field(default_factory=dict)
+    abstract_rounds: dict[Position, SolvedAbstractRound] = field(default_factory=dict)
 
     def value(self, position: Position) -> float:
         """The game value of ``position`` for its opener (solving what it needs first)."""
@@ -93,6 +145,8 @@ class GameSolver:
                 self.value(_with_visibility(key, "open")),
                 self.value(_with_visibility(key, "closed")),
             )
+        elif self.abstraction is not None and self.abstraction.covers(key):
+            found = self._solve_abstract(key, self.abstraction).strategy.value
         else:
             found = self._solve(key).evaluation.value
         self.values[key] = found
@@ -133,6 +187,36 @@ class GameSolver:
             )
         if self.keep_rounds:
             self.rounds[position] = solved
+        return solved
+
+    def _solve_abstract(self, position: Position, abstraction: Abstraction) -> SolvedAbstractRound:
+        check_heads_up(self.rules, position)
+        started = time.perf_counter()
+        recall, window = abstraction.shape(position)
+        graph = build_abstract_round(self.rules, position, recall, self.continuation, window)
+        solver = AbstractSolver(graph)
+        while (
+            solver.iteration < abstraction.iterations
+            and time.perf_counter() - started < abstraction.seconds
+        ):
+            solver.step()
+            if self.progress is not None:
+                self.progress(position, solver.iteration, abstraction.iterations)
+        strategy = from_profile(graph, solver.average())
+        strategy.value, strategy.value_error = sample_value(strategy, graph, abstraction.samples)
+        strategy.iterations = solver.iteration
+        strategy.seconds = strategy_seconds = time.perf_counter() - started
+        solved = SolvedAbstractRound(position, strategy, solver.iteration, strategy_seconds)
+        if self.report is not None:
+            self.report(
+                f"{position.label()}: value {strategy.value:+.4f} ± {strategy.value_error:.4f} "
+                f"(abstraction: last {recall} bids"
+                + ("" if window is None else f", raises to the {window} lowest bids")
+                + f"; {graph.nodes} nodes, {graph.edges} edges) after {solver.iteration} "
+                f"iterations ({strategy_seconds:.1f} s)"
+            )
+        if self.keep_rounds:
+            self.abstract_rounds[position] = solved
         return solved
 
 

@@ -568,11 +568,13 @@ def solve_game_command(
     out: Path | None,
     console: Console,
     starts: Sequence[tuple[int, int]] = (),
+    whole_tree_dice: int = 3,
+    iterations: int = 300,
 ) -> int:
     """``dudo solve-game``: solve the heads-up game bottom-up and write a strategy book
-    (what the ``solver`` bot plays)."""
+    (what the ``hard`` bot plays), with a progress bar over its rounds."""
     from dudo.solver.book import book_root, rules_id, solve_book
-    from dudo.solver.game import Budget
+    from dudo.solver.game import Abstraction, Budget
 
     try:
         rules = build_rules(rules_name, settings)
@@ -580,32 +582,74 @@ def solve_game_command(
             raise SolverError(f"--target {target}: give an exploitability between 0 and 2")
         if seconds is not None and seconds <= 0:
             raise SolverError(f"--time {seconds}: give a positive number of seconds")
+        if whole_tree_dice < 2:
+            raise SolverError(f"--whole-tree-dice {whole_tree_dice}: give at least 2 (1 v 1)")
+        if iterations < 1:
+            raise SolverError(f"--iterations {iterations}: give a positive number")
         budget = Budget(
             target=target,
             seconds=float("inf") if seconds is None else seconds,
             algorithm=parse_algorithm(algorithm_name),
+        )
+        abstraction = Abstraction(
+            whole_tree_dice=whole_tree_dice,
+            iterations=iterations,
+            seconds=float("inf") if seconds is None else seconds,
         )
         problem = heads_up_problem(rules, Position((max_dice, max_dice)))
         if problem is not None:
             raise SolverError(problem)
         folder = out if out is not None else book_root() / rules_id(rules)
         console.print(
-            f"Solving heads-up {rules_name} up to {max_dice} dice each into {folder} "
-            f"(each round to exploitability {target:g})"
+            f"Solving heads-up {rules_name} up to {max_dice} dice each into {folder}: rounds "
+            f"of at most {whole_tree_dice} dice to exploitability {target:g} on the whole "
+            f"tree, larger ones under the abstraction ({iterations} iterations each)"
         )
         chosen = [Position((a, b)) for a, b in starts] or None
-        book = solve_book(
-            rules,
-            max_dice,
-            budget,
-            folder,
-            report=lambda line: console.print(line, soft_wrap=True),
-            starts=chosen,
+        progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.completed}/{task.total}"),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
         )
+        # Obliging rounds add positions (who is obliged, open or closed): no known total then.
+        heads_up_oblige = rules.oblige and rules.oblige_min_players <= 2
+        rounds_task = progress.add_task(
+            "rounds", total=None if heads_up_oblige else max_dice * max_dice
+        )
+        iterations_task = progress.add_task("", total=iterations, visible=False)
+
+        def reported(line: str) -> None:
+            progress.console.print(line, soft_wrap=True)
+            progress.advance(rounds_task)
+            progress.update(iterations_task, visible=False)
+
+        def iterated(position: Position, done: int, planned: int) -> None:
+            progress.update(
+                iterations_task,
+                description=f"  {position.label()} iterations",
+                completed=done,
+                total=planned,
+                visible=True,
+            )
+
+        with progress:
+            book = solve_book(
+                rules,
+                max_dice,
+                budget,
+                folder,
+                report=reported,
+                starts=chosen,
+                abstraction=abstraction,
+                progress=iterated,
+            )
     except (DudoError, OSError) as error:
         _error(console, error)
         return 2
     for start in sorted(book.starts, key=lambda p: (sum(p.dice), p.dice)):
         console.print(f"{start.label()}: value for the opener {book.value(start):+.6f}")
-    console.print(f"book: {folder} (the solver bot finds it there for these rules)")
+    console.print(f"book: {folder} (the hard bot finds it there for these rules)")
     return 0

@@ -277,7 +277,14 @@ def save_checkpoint(path: Path, solver: RoundSolver, meta: Mapping[str, Any]) ->
 # --- reading ---------------------------------------------------------------------------------
 
 
-_WHAT = {STRATEGY_FORMAT: "strategy file", CHECKPOINT_FORMAT: "checkpoint"}
+ABSTRACT_FORMAT = "dudo-abstract-strategy"
+"""The format of an abstract round's strategy (:mod:`dudo.solver.abstract_strategy`)."""
+
+_WHAT = {
+    STRATEGY_FORMAT: "strategy file",
+    CHECKPOINT_FORMAT: "checkpoint",
+    ABSTRACT_FORMAT: "abstract strategy file",
+}
 
 
 def read_archive(

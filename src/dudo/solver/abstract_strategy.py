@@ -1,0 +1,361 @@
+"""A solved abstract round, ready to play and to store: what each player does at each node
+of an imperfect-recall abstraction (:mod:`dudo.solver.abstraction`), looked up by the
+bids a real round has seen so far.
+
+:class:`AbstractStrategy` keeps the graph's nodes by key (the last ``recall`` bids, who acts,
+whether those are all the bids), the bids leaving each node (its edges, sorted by node) and,
+per node and hand of the player acting there, the probability of each bid and of calling.
+Tiny probabilities are dropped when it is made (:data:`THRESHOLD`): they are noise of the
+averaging, cost space and invite no gain. A real history whose key has no node (an opponent
+raised past the abstraction's window) has no answer: the player falls back to its own
+judgement there.
+
+Its game value is estimated by playing the stored strategy against itself on sampled deals
+(:func:`sample_value`): an imperfect-recall graph cannot give it exactly without the whole
+tree, where histories that merge in the graph stay apart.
+
+Files (``.npz``, format ``dudo-abstract-strategy``) hold the metadata as JSON (rules,
+position, recall, window, bids, signals, value and its standard error, iterations, seconds)
+and the arrays below; probabilities are stored as bytes (multiples of 1/255, renormalised
+when read), which is plenty for play and keeps a 5 v 5 round to a few megabytes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from dudo.engine import Bid, Rules
+from dudo.solver.abstraction import AbstractKey, AbstractRound, abstract_key
+from dudo.solver.position import Position, SolverError
+from dudo.solver.store import (
+    ABSTRACT_FORMAT,
+    VERSION,
+    atomic_file,
+    read_archive,
+    rules_from_metadata,
+)
+
+THRESHOLD = 2e-3
+"""Actions below this probability (for a hand at a node) are dropped and the rest
+renormalised."""
+
+Array = npt.NDArray[np.float64]
+Profile = tuple[tuple[Array, Array], tuple[Array, Array]]
+"""Per player: (probability of each edge, probability of calling at each node), by hand."""
+
+
+@dataclass
+class AbstractStrategy:
+    """One abstract round's strategy for both players (see the module docstring)."""
+
+    rules: Rules
+    position: Position
+    recall: int
+    window: int | None
+    bids: tuple[Bid, ...]
+    signals: tuple[tuple[object, ...], tuple[object, ...]]
+    keys: npt.NDArray[np.int16]  # (M, recall) last bids, most recent last, -1 padded in front
+    key_actor: npt.NDArray[np.int8]  # (M,)
+    key_whole: npt.NDArray[np.bool_]  # (M,)
+    edge_start: npt.NDArray[np.int64]  # (M+1,) node n's edges are edge_start[n]:edge_start[n+1]
+    edge_bid: npt.NDArray[np.int16]  # (E,)
+    edge_target: npt.NDArray[np.int32]  # (E,)
+    edge_prob: npt.NDArray[np.uint8]  # (E, H) the acting player's weight (of 255), by hand
+    call_prob: npt.NDArray[np.uint8]  # (M, H) the acting player's weight of calling
+    value: float = 0.0  # for the opener, estimated by sample_value
+    value_error: float = 0.0  # its standard error
+    iterations: int = 0
+    seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        self._index: dict[AbstractKey, int] = {}
+        for node in range(len(self.key_actor)):
+            bids = tuple(int(b) for b in self.keys[node] if b >= 0)
+            key = (bids, int(self.key_actor[node]), bool(self.key_whole[node]))
+            self._index[key] = node
+        self._hand_of: tuple[dict[str, int], dict[str, int]] = (
+            {_signal_text(s): i for i, s in enumerate(self.signals[0])},
+            {_signal_text(s): i for i, s in enumerate(self.signals[1])},
+        )
+
+    @property
+    def nodes(self) -> int:
+        return len(self.key_actor)
+
+    @property
+    def edges(self) -> int:
+        return len(self.edge_bid)
+
+    def hand(self, player: int, signal: object) -> int | None:
+        """The index of ``player``'s private signal (as the engine's view shows it)."""
+        return self._hand_of[player].get(_signal_text(signal))
+
+    def node(self, history: Sequence[int]) -> int | None:
+        """The abstract node a round with these bids (indices into ``bids``) is at."""
+        return self._index.get(abstract_key(tuple(history), self.recall))
+
+    def options(self, history: Sequence[int], hand: int) -> list[tuple[int | None, float]] | None:
+        """What the player to act after ``history`` plays with ``hand``: (bid index, or None
+        for the call, probability), or None where the abstraction has no node."""
+        node = self.node(history)
+        if node is None:
+            return None
+        a, e = int(self.edge_start[node]), int(self.edge_start[node + 1])
+        weights = self.edge_prob[a:e, hand].astype(np.float64)
+        call = float(self.call_prob[node, hand]) if node > 0 else 0.0
+        total = float(weights.sum()) + call
+        if not total > 0:
+            return None
+        out: list[tuple[int | None, float]] = [
+            (int(b), float(w) / total) for b, w in zip(self.edge_bid[a:e], weights, strict=True)
+        ]
+        if node > 0:
+            out.append((None, call / total))
+        return out
+
+    # ----------------------------------------------------------------------- storing
+
+    def save(self, path: Path, extra: Mapping[str, Any] | None = None) -> None:
+        """Write the strategy file atomically (see the module docstring)."""
+        meta = {
+            "format": ABSTRACT_FORMAT,
+            "version": VERSION,
+            "rules": self.rules.to_dict(),
+            "position": self.position.to_dict(),
+            "label": self.position.label(),
+            "recall": self.recall,
+            "window": self.window,
+            "bids": [str(b) for b in self.bids],
+            "signals": [list(self.signals[0]), list(self.signals[1])],
+            "nodes": self.nodes,
+            "edges": self.edges,
+            "value": self.value,
+            "value_error": self.value_error,
+            "iterations": self.iterations,
+            "seconds": self.seconds,
+            **(extra or {}),
+        }
+        arrays: dict[str, npt.NDArray[np.generic]] = {
+            "keys": self.keys,
+            "key_actor": self.key_actor,
+            "key_whole": self.key_whole,
+            "edge_start": self.edge_start.astype(np.int32),
+            "edge_bid": self.edge_bid,
+            "edge_target": self.edge_target,
+            "edge_prob": self.edge_prob,
+            "call_prob": self.call_prob,
+        }
+        with atomic_file(path) as out:
+            np.savez_compressed(out, allow_pickle=False, meta=np.array(json.dumps(meta)), **arrays)
+
+    @classmethod
+    def load(cls, path: Path) -> tuple[AbstractStrategy, dict[str, Any]]:
+        """Read a strategy file (and its metadata), or a clear :class:`SolverError`."""
+        meta, arrays = read_archive(path, (ABSTRACT_FORMAT,))
+        try:
+            rules = rules_from_metadata(meta)
+            position = Position.from_dict(meta["position"])
+            recall, window = int(meta["recall"]), meta["window"]
+            signals = tuple(tuple(_signal_from_json(s) for s in side) for side in meta["signals"])
+            names = ("keys", "key_actor", "key_whole", "edge_start", "edge_bid", "edge_target")
+            keys, actor, whole, start, bid, target = (arrays[n] for n in names)
+            edge_prob, call_prob = arrays["edge_prob"], arrays["call_prob"]
+        except (KeyError, TypeError, ValueError) as error:
+            raise SolverError(f"{path}: not a complete abstract strategy ({error})") from None
+        from dudo.engine.bids import bid_table
+
+        bids = bid_table(rules, sum(position.dice), position.obliging).bids
+        if [str(b) for b in bids] != meta.get("bids"):
+            raise SolverError(f"{path}: its bids differ from the ones these rules allow now")
+        m, e = len(actor), len(bid)
+        if keys.shape != (m, recall) or len(start) != m + 1 or len(target) != e:
+            raise SolverError(f"{path}: its arrays do not fit together")
+        if edge_prob.shape[0] != e or call_prob.shape[0] != m:
+            raise SolverError(f"{path}: its arrays do not fit together")
+        if edge_prob.dtype != np.uint8 or call_prob.dtype != np.uint8:
+            raise SolverError(f"{path}: its probabilities are not stored as bytes")
+        totals = _row_totals(start.astype(np.int64), edge_prob, call_prob)
+        hands = np.array([len(signals[0]), len(signals[1])])[actor.astype(np.int64)]
+        valid = np.arange(totals.shape[1])[None, :] < hands[:, None]
+        if np.any(valid & (totals <= 0)):
+            raise SolverError(f"{path}: some hand has no action at some node (damaged file)")
+        strategy = cls(
+            rules=rules,
+            position=position,
+            recall=recall,
+            window=None if window is None else int(window),
+            bids=bids,
+            signals=(signals[0], signals[1]),
+            keys=keys.astype(np.int16),
+            key_actor=actor.astype(np.int8),
+            key_whole=whole.astype(np.bool_),
+            edge_start=start.astype(np.int64),
+            edge_bid=bid.astype(np.int16),
+            edge_target=target.astype(np.int32),
+            edge_prob=edge_prob.astype(np.uint8),
+            call_prob=call_prob.astype(np.uint8),
+            value=float(meta.get("value", 0.0)),
+            value_error=float(meta.get("value_error", 0.0)),
+            iterations=int(meta.get("iterations", 0)),
+            seconds=float(meta.get("seconds", 0.0)),
+        )
+        return strategy, meta
+
+
+def from_profile(graph: AbstractRound, sigma: Profile) -> AbstractStrategy:
+    """The strategy of a solved abstract round (``sigma``: the solver's average), with
+    probabilities under :data:`THRESHOLD` dropped."""
+    order = np.argsort(graph.source, kind="stable")
+    source, target = graph.source[order], graph.target[order]
+    hands = max(graph.hands(0), graph.hands(1))
+    edge_prob = np.zeros((graph.edges, hands), dtype=np.float32)
+    call_prob = np.zeros((graph.nodes, hands), dtype=np.float32)
+    for p in (0, 1):
+        edge_sigma, call_sigma = sigma[p]
+        h = graph.hands(p)
+        mine_edges = graph.actor[source] == p
+        edge_prob[mine_edges, :h] = edge_sigma[order][mine_edges]
+        mine_nodes = graph.actor == p
+        call_prob[mine_nodes, :h] = call_sigma[mine_nodes]
+    call_prob[0] = 0.0
+    start = np.searchsorted(source, np.arange(graph.nodes + 1)).astype(np.int64)
+    edge_prob[edge_prob < THRESHOLD] = 0.0
+    call_prob[call_prob < THRESHOLD] = 0.0
+    _renormalise(start, graph.actor, edge_prob, call_prob, graph.signals)
+    keys = np.full((graph.nodes, graph.recall), -1, dtype=np.int16)
+    for node, (history, _, _) in enumerate(graph.keys):
+        if history:
+            keys[node, graph.recall - len(history) :] = history
+    return AbstractStrategy(
+        rules=graph.rules,
+        position=graph.position,
+        recall=graph.recall,
+        window=graph.window,
+        bids=graph.bids,
+        signals=graph.signals,
+        keys=keys,
+        key_actor=graph.actor.astype(np.int8),
+        key_whole=np.array([k[2] for k in graph.keys], dtype=np.bool_),
+        edge_start=start,
+        edge_bid=graph.last_bid[target].astype(np.int16),
+        edge_target=target.astype(np.int32),
+        edge_prob=_to_bytes(edge_prob),
+        call_prob=_to_bytes(call_prob),
+    )
+
+
+def sample_value(
+    strategy: AbstractStrategy, graph: AbstractRound, samples: int, seed: int = 0
+) -> tuple[float, float]:
+    """Player 0's expected payoff when both players play ``strategy`` (the graph gives the
+    deals and the payoffs of calls), estimated on ``samples`` deals: (mean, standard error).
+
+    Every sample walks the graph from the start, each player drawing its action from its
+    own row; all samples step together."""
+    rng = np.random.default_rng(seed)
+    joint = graph.joint
+    flat = joint.ravel() / joint.sum()
+    pair = rng.choice(flat.size, size=samples, p=flat)
+    s0, s1 = np.divmod(pair, joint.shape[1])
+    safe = np.where(joint > 0, joint, 1.0)
+    node = np.zeros(samples, dtype=np.int64)
+    total = np.zeros(samples)
+    alive = np.arange(samples)
+    start, actor = strategy.edge_start, strategy.key_actor.astype(np.int64)
+    totals = _row_totals(start, strategy.edge_prob, strategy.call_prob)
+    while len(alive):
+        n = node[alive]
+        who = actor[n]
+        hand = np.where(who == 0, s0[alive], s1[alive])
+        u = rng.random(len(alive)) * totals[n, hand]  # the weights are bytes, not summing to 1
+        calls = u < strategy.call_prob[n, hand]
+        if np.any(calls):
+            done = alive[calls]
+            nd = node[done]
+            bid = strategy.keys[nd, -1]
+            a, b0, b1 = actor[nd], s0[done], s1[done]
+            total[done] = graph.payoff[bid, a, b0, b1] / safe[b0, b1]
+        rest = ~calls
+        alive, n, hand, u = alive[rest], n[rest], hand[rest], u[rest]
+        u = u - strategy.call_prob[n, hand]
+        first, count = start[n], start[n + 1] - start[n]
+        chosen = first + count - 1  # rounding leftovers go to the last edge
+        open_ = np.ones(len(alive), dtype=bool)
+        cumulative = np.zeros(len(alive))
+        for j in range(int(count.max(initial=0))):
+            has = open_ & (j < count)
+            if not np.any(has):
+                break
+            e = np.where(has, first + j, 0)
+            cumulative += np.where(has, strategy.edge_prob[e, hand], 0.0)
+            hit = has & (cumulative > u)
+            chosen = np.where(hit, e, chosen)
+            open_ &= ~hit
+        node[alive] = strategy.edge_target[chosen]
+    mean = float(total.mean())
+    error = float(total.std(ddof=1) / np.sqrt(samples)) if samples > 1 else 0.0
+    return mean, error
+
+
+def _renormalise(
+    start: npt.NDArray[np.int64],
+    actor: npt.NDArray[np.integer[Any]],
+    edge_prob: npt.NDArray[np.float32],
+    call_prob: npt.NDArray[np.float32],
+    signals: Sequence[Sequence[object]],
+) -> None:
+    """Make each (node, hand of its actor) row sum to 1, in place (an empty row plays its
+    first edge, or calls where it has none)."""
+    m = len(actor)
+    counts = np.diff(start)
+    node_of_edge = np.repeat(np.arange(m), counts)
+    totals = call_prob.astype(np.float64).copy()
+    np.add.at(totals, node_of_edge, edge_prob)
+    hands = np.array([len(signals[0]), len(signals[1])])[actor.astype(np.int64)]
+    valid = np.arange(edge_prob.shape[1])[None, :] < hands[:, None]
+    empty = valid & (totals <= 0)
+    if np.any(empty):
+        rows, cols = np.nonzero(empty)
+        has_edge = counts[rows] > 0
+        edge_prob[start[rows[has_edge]], cols[has_edge]] = 1.0
+        call_prob[rows[~has_edge], cols[~has_edge]] = 1.0
+        totals[rows, cols] = 1.0
+    totals = np.where(valid & (totals > 0), totals, 1.0)
+    call_prob /= totals.astype(np.float32)
+    edge_prob /= totals[node_of_edge].astype(np.float32)
+
+
+def _row_totals(
+    start: npt.NDArray[np.int64],
+    edge_prob: npt.NDArray[Any],
+    call_prob: npt.NDArray[Any],
+) -> npt.NDArray[np.float64]:
+    """The total weight of each (node, hand) row: its call and its edges."""
+    totals = call_prob.astype(np.float64)
+    node_of_edge = np.repeat(np.arange(len(start) - 1), np.diff(start))
+    np.add.at(totals, node_of_edge, edge_prob.astype(np.float64))
+    return totals
+
+
+def _to_bytes(probabilities: npt.NDArray[np.float32]) -> npt.NDArray[np.uint8]:
+    """Probabilities as bytes: each a multiple of 1/255 (renormalised when read)."""
+    scaled = np.rint(np.clip(probabilities, 0.0, 1.0) * 255.0)
+    return np.asarray(scaled, dtype=np.uint8)
+
+
+def _signal_text(signal: object) -> str:
+    """A signal's canonical JSON text (tuples and lists alike), to look hands up by."""
+    return json.dumps(signal, separators=(",", ":"))
+
+
+def _signal_from_json(item: object) -> object:
+    if isinstance(item, list):
+        return tuple(_signal_from_json(x) for x in item)
+    return item
