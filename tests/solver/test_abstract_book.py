@@ -13,13 +13,13 @@ from dudo.bots.solver_bot import SolverBot
 from dudo.engine import Bid, Game, preset
 from dudo.solver import Position, SolverError, build_round
 from dudo.solver.abstract_strategy import AbstractStrategy, from_profile, sample_value
-from dudo.solver.abstraction import AbstractSolver, build_abstract_round, lift
+from dudo.solver.abstraction import AbstractSolver, abstract_size, build_abstract_round, lift
 from dudo.solver.book import Book, solve_book
 from dudo.solver.evaluate import evaluate
 from dudo.solver.game import Abstraction, Budget
 
 RULES = preset("liars-dice", faces=3, dice_per_player=2)
-SMALL = Abstraction(whole_tree_dice=2, shapes=((3, None), (2, 3)), iterations=40, samples=4000)
+SMALL = Abstraction(whole_tree_dice=2, budget=20_000, iterations=40, samples=4000)
 
 
 def _solved(position: Position, recall: int, window: int | None = None) -> AbstractStrategy:
@@ -113,7 +113,9 @@ def test_a_book_solves_big_rounds_under_the_abstraction_and_the_bot_plays_them(
 
 def test_a_raise_past_the_window_leaves_the_bot_to_its_fallback(tmp_path: Path) -> None:
     rules = preset("liars-dice", faces=4, dice_per_player=2)
-    narrow = Abstraction(whole_tree_dice=3, shapes=((2, 2),), iterations=10, samples=1000)
+    narrow = Abstraction(
+        whole_tree_dice=3, least_recall=2, most_recall=2, window=2, iterations=10, samples=1000
+    )
     book = solve_book(rules, 2, Budget(target=1e-2), tmp_path, abstraction=narrow)
     assert book.kind(Position((2, 2))) == "abstract"
     strategy = book.abstract(Position((2, 2)))
@@ -129,3 +131,14 @@ def test_a_raise_past_the_window_leaves_the_bot_to_its_fallback(tmp_path: Path) 
     bot.choose(game.view(game.to_move))
     assert bot.last_source == "fallback"
     assert isinstance(strategy.bids[0], Bid)
+
+
+def test_the_recall_is_the_most_that_fits_the_budget() -> None:
+    position = Position((2, 2))
+    sizes = {k: abstract_size(RULES, position, k)[1] for k in range(1, 6)}
+    assert all(sizes[k] < sizes[k + 1] for k in range(1, 5))
+    hands = 6  # two dice of three faces
+    for k in (2, 3, 4):
+        fits = Abstraction(budget=sizes[k] * hands, most_recall=5)
+        assert fits.shape(RULES, position) == (k, None)
+    assert Abstraction(budget=1).shape(RULES, position) == (2, None)  # never below least

@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dudo.engine import Bid, Rules
-from dudo.solver.abstraction import AbstractKey, AbstractRound, abstract_key
+from dudo.solver.abstraction import AbstractRound, abstract_key
 from dudo.solver.position import Position, SolverError
 from dudo.solver.store import (
     ABSTRACT_FORMAT,
@@ -75,15 +75,27 @@ class AbstractStrategy:
     seconds: float = 0.0
 
     def __post_init__(self) -> None:
-        self._index: dict[AbstractKey, int] = {}
-        for node in range(len(self.key_actor)):
-            bids = tuple(int(b) for b in self.keys[node] if b >= 0)
-            key = (bids, int(self.key_actor[node]), bool(self.key_whole[node]))
-            self._index[key] = node
+        # Nodes are found by an integer code of their key, in a sorted array: a dict of
+        # tuples would cost more memory than the strategy itself in the big rounds.
+        codes = self._codes(self.keys, self.key_actor, self.key_whole)
+        self._order = np.argsort(codes, kind="stable")
+        self._sorted_codes = codes[self._order]
         self._hand_of: tuple[dict[str, int], dict[str, int]] = (
             {_signal_text(s): i for i, s in enumerate(self.signals[0])},
             {_signal_text(s): i for i, s in enumerate(self.signals[1])},
         )
+
+    def _codes(
+        self,
+        keys: npt.NDArray[np.integer[Any]],
+        actor: npt.NDArray[np.integer[Any]],
+        whole: npt.NDArray[np.bool_],
+    ) -> npt.NDArray[np.int64]:
+        """One integer per key: its bids in base (bids + 1), then who acts and whether whole."""
+        code = np.zeros(len(actor), dtype=np.int64)
+        for column in range(keys.shape[1]):
+            code = code * (len(self.bids) + 1) + keys[:, column].astype(np.int64) + 1
+        return (code * 2 + actor.astype(np.int64)) * 2 + whole.astype(np.int64)
 
     @property
     def nodes(self) -> int:
@@ -99,7 +111,15 @@ class AbstractStrategy:
 
     def node(self, history: Sequence[int]) -> int | None:
         """The abstract node a round with these bids (indices into ``bids``) is at."""
-        return self._index.get(abstract_key(tuple(history), self.recall))
+        bids, actor, whole = abstract_key(tuple(history), self.recall)
+        row = np.full((1, self.recall), -1, dtype=np.int64)
+        if bids:
+            row[0, self.recall - len(bids) :] = bids
+        code = self._codes(row, np.array([actor]), np.array([whole]))[0]
+        at = int(np.searchsorted(self._sorted_codes, code))
+        if at >= len(self._sorted_codes) or self._sorted_codes[at] != code:
+            return None
+        return int(self._order[at])
 
     def options(self, history: Sequence[int], hand: int) -> list[tuple[int | None, float]] | None:
         """What the player to act after ``history`` plays with ``hand``: (bid index, or None

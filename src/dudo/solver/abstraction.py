@@ -355,3 +355,31 @@ def lift(
         sigma_call[mine_call, :hp] = call_sigma[node_of[mine_call]]
     sigma_call[0] = 0.0
     return Strategy(sigma_in, sigma_call)
+
+
+def abstract_size(
+    rules: Rules, position: Position, recall: int, window: int | None = None
+) -> tuple[int, int]:
+    """(nodes, edges) of the abstract graph :func:`build_abstract_round` would build, found
+    without the payoffs (cheap), to choose a recall that fits a budget."""
+    moves = Moves(rules, position.canonical())
+    root: AbstractKey = ((), 0, True)
+    seen: dict[AbstractKey, tuple[int, ...]] = {root: ()}
+    frontier: list[AbstractKey] = [root]
+    edges = 0
+    while frontier:
+        nxt = []
+        for key in frontier:
+            history, who, whole = key
+            path = seen[key]
+            after = moves.after(path, len(path) if whole else 2 + who)
+            if window is not None and path:
+                after = sorted(after)[:window]
+            edges += len(after)
+            for b in after:
+                child = ((*history, b)[-recall:], 1 - who, whole and len(history) + 1 <= recall)
+                if child not in seen:
+                    seen[child] = (*path, b)
+                    nxt.append(child)
+        frontier = nxt
+    return len(seen), edges

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 
 from dudo.engine import Game, Rules
 from dudo.solver.abstract_strategy import AbstractStrategy, from_profile, sample_value
-from dudo.solver.abstraction import AbstractSolver, build_abstract_round
+from dudo.solver.abstraction import AbstractSolver, abstract_size, build_abstract_round
 from dudo.solver.cfr import Algorithm, RoundSolver, Strategy
 from dudo.solver.evaluate import Evaluation, evaluate
 from dudo.solver.position import Position, SolverError, check_heads_up
-from dudo.solver.round import MAX_NODES, Outcome, Round, build_round
+from dudo.solver.round import MAX_NODES, Outcome, Round, build_round, hands_of
 
 
 @dataclass
@@ -51,22 +51,36 @@ class SolvedAbstractRound:
 @dataclass(frozen=True)
 class Abstraction:
     """How a game solver handles rounds too big for the whole tree (more than
-    ``whole_tree_dice`` dice in all): players remember the last ``recall`` bids and raise
-    to one of the ``window`` lowest bids (:mod:`dudo.solver.abstraction`), both read from
-    ``shapes`` by the round's total dice (the last entry serves any larger round); the
-    abstract round gets ``iterations`` of discounted CFR (or ``seconds``, whichever comes
-    first), and its game value is estimated on ``samples`` deals."""
+    ``whole_tree_dice`` dice in all): players remember the last ``recall`` bids
+    (:mod:`dudo.solver.abstraction`), the most that keeps the graph's edges times the hands
+    of a player within ``budget`` (between ``least_recall`` and ``most_recall``; ``window``,
+    if given, keeps only the lowest raises); the abstract round gets ``iterations`` of
+    discounted CFR (or ``seconds``, whichever comes first), and its game value is estimated
+    on ``samples`` deals.
+
+    The budget bounds the time and memory of each round and the size of its file: about
+    one byte per edge and hand on disk before compression, and a second per 5 million
+    with every iteration."""
 
     whole_tree_dice: int = 3
-    shapes: tuple[tuple[int, int | None], ...] = ((5, None), (4, 8), (4, 6))
-    iterations: int = 300
+    budget: int = 12_000_000
+    least_recall: int = 2
+    most_recall: int = 6
+    window: int | None = None
+    iterations: int = 200
     seconds: float = float("inf")
     samples: int = 200_000
 
-    def shape(self, position: Position) -> tuple[int, int | None]:
+    def shape(self, rules: Rules, position: Position) -> tuple[int, int | None]:
         """(recall, window) for the round at ``position``."""
-        beyond = sum(position.dice) - self.whole_tree_dice - 1
-        return self.shapes[min(max(beyond, 0), len(self.shapes) - 1)]
+        hands = max(len(hands_of(rules, n)[0]) for n in position.dice)
+        recall = self.least_recall
+        for k in range(self.least_recall + 1, self.most_recall + 1):
+            _, edges = abstract_size(rules, position, k, self.window)
+            if edges * hands > self.budget:
+                break
+            recall = k
+        return recall, self.window
 
     def covers(self, position: Position) -> bool:
         """Is the round at ``position`` solved under the abstraction?"""
@@ -75,7 +89,10 @@ class Abstraction:
     def to_dict(self) -> dict[str, object]:
         return {
             "whole_tree_dice": self.whole_tree_dice,
-            "shapes": [list(shape) for shape in self.shapes],
+            "budget": self.budget,
+            "least_recall": self.least_recall,
+            "most_recall": self.most_recall,
+            "window": self.window,
             "iterations": self.iterations,
             "seconds": self.seconds if self.seconds != float("inf") else None,
             "samples": self.samples,
@@ -192,7 +209,7 @@ class GameSolver:
     def _solve_abstract(self, position: Position, abstraction: Abstraction) -> SolvedAbstractRound:
         check_heads_up(self.rules, position)
         started = time.perf_counter()
-        recall, window = abstraction.shape(position)
+        recall, window = abstraction.shape(self.rules, position)
         graph = build_abstract_round(self.rules, position, recall, self.continuation, window)
         solver = AbstractSolver(graph)
         while (
