@@ -12,10 +12,21 @@ import pytest
 from dudo.bots.solver_bot import SolverBot
 from dudo.engine import Bid, Game, preset
 from dudo.solver import Position, SolverError, build_round
-from dudo.solver.abstract_strategy import AbstractStrategy, from_profile, sample_value
+from dudo.solver.abstract_strategy import (
+    AbstractStrategy,
+    from_profile,
+    lift_strategy,
+    sample_value,
+)
 from dudo.solver.abstraction import AbstractSolver, abstract_size, build_abstract_round, lift
 from dudo.solver.book import Book, solve_book
 from dudo.solver.evaluate import evaluate
+from dudo.solver.exploit import (
+    BotQuery,
+    abstract_book_strategy,
+    exact_exploitability,
+    exact_from_strategy,
+)
 from dudo.solver.game import Abstraction, Budget
 
 RULES = preset("liars-dice", faces=3, dice_per_player=2)
@@ -142,3 +153,41 @@ def test_the_recall_is_the_most_that_fits_the_budget() -> None:
         fits = Abstraction(budget=sizes[k] * hands, most_recall=5)
         assert fits.shape(RULES, position) == (k, None)
     assert Abstraction(budget=1).shape(RULES, position) == (2, None)  # never below least
+
+
+def test_the_lifted_stored_strategy_is_what_the_bot_plays_and_evaluates_as_sampled() -> None:
+    position = Position((2, 1))
+    round_ = build_round(RULES, position)
+    strategy = _solved(position, 2)
+    lifted = lift_strategy(strategy, round_)
+    for node in (0, 1, 7, round_.nodes // 3, round_.nodes - 1):
+        player = int(round_.actor[node])
+        for hand in range(round_.hands(player)):
+            options = strategy.options(round_.history(node), hand)
+            assert options is not None
+            want = dict(options)
+            for child in round_.children(node):
+                bid = int(round_.bid[child])
+                assert lifted.sigma_in[child, hand] == pytest.approx(want[bid], abs=1e-6)
+            if node > 0:
+                assert lifted.sigma_call[node, hand] == pytest.approx(want[None], abs=1e-6)
+    graph = build_abstract_round(RULES, position, 2)
+    mean, error = sample_value(strategy, graph, 40_000, seed=1)
+    assert evaluate(round_, lifted).value == pytest.approx(mean, abs=4 * error)
+    windowed = _solved(position, 2, window=1)
+    with pytest.raises(SolverError, match="no abstract"):
+        lift_strategy(windowed, round_)
+
+
+def test_exploitability_from_the_book_equals_asking_the_bot_everywhere(tmp_path: Path) -> None:
+    book = solve_book(RULES, 2, Budget(target=1e-3), tmp_path, abstraction=SMALL)
+    position = Position((2, 2))
+    round_ = build_round(RULES, position, book.continuation)
+    bot = SolverBot(random.Random(0), book=book)
+    lifted = abstract_book_strategy(bot, round_)
+    assert lifted is not None
+    query = BotQuery(round_, bot)
+    fast = exact_from_strategy(round_, lifted, query)
+    slow = exact_exploitability(round_, (query, query))
+    assert fast.best_response == pytest.approx(slow.best_response, abs=1e-5)
+    assert 0 < fast.exploitability < 0.5

@@ -33,7 +33,9 @@ import numpy.typing as npt
 
 from dudo.engine import Bid, Rules
 from dudo.solver.abstraction import AbstractRound, abstract_key
+from dudo.solver.cfr import Strategy
 from dudo.solver.position import Position, SolverError
+from dudo.solver.round import Round
 from dudo.solver.store import (
     ABSTRACT_FORMAT,
     VERSION,
@@ -379,3 +381,48 @@ def _signal_from_json(item: object) -> object:
     if isinstance(item, list):
         return tuple(_signal_from_json(x) for x in item)
     return item
+
+
+def lift_strategy(strategy: AbstractStrategy, round_: Round) -> Strategy:
+    """The stored abstract strategy as a strategy on the whole tree of the same round (each
+    history plays what its node plays), to evaluate it exactly where the tree fits. Needs a
+    graph without a window (else some histories have no node)."""
+    if round_.position != strategy.position or round_.bids != strategy.bids:
+        raise SolverError("lift: the round and the abstract strategy differ")
+    if round_.signals != strategy.signals:
+        raise SolverError("lift: the round deals other signals than the abstract strategy")
+    n, k = round_.nodes, strategy.recall
+    keys = np.full((n, k), -1, dtype=np.int64)
+    length = np.zeros(n, dtype=np.int64)
+    walker = np.arange(n)
+    for column in range(k - 1, -2, -1):  # the last k bids, then one more to see if whole
+        alive = walker > 0
+        if column >= 0:
+            keys[:, column] = np.where(alive, round_.bid[np.maximum(walker, 0)], -1)
+        length += alive
+        walker = np.where(alive, round_.parent[np.maximum(walker, 0)], 0)
+    whole = length <= k
+    codes = strategy._codes(keys, round_.actor, whole)  # short histories: -1 in front
+    at = np.minimum(np.searchsorted(strategy._sorted_codes, codes), strategy.nodes - 1)
+    if not np.array_equal(strategy._sorted_codes[at], codes):
+        raise SolverError("lift: some history of the round has no abstract node (a window?)")
+    node_of = strategy._order[at]
+    # Each tree edge (its parent's node, its bid) to the abstract edge.
+    width = len(strategy.bids)
+    source = np.repeat(np.arange(strategy.nodes), np.diff(strategy.edge_start))
+    edge_code = source * width + strategy.edge_bid.astype(np.int64)
+    tree_code = node_of[np.maximum(round_.parent, 0)] * width + round_.bid
+    found = np.minimum(np.searchsorted(edge_code, tree_code), len(edge_code) - 1)
+    tree_edges = np.arange(1, n)
+    if not np.array_equal(edge_code[found[tree_edges]], tree_code[tree_edges]):
+        raise SolverError("lift: some bid of the round has no abstract edge (a window?)")
+    totals = _row_totals(strategy.edge_start, strategy.edge_prob, strategy.call_prob)
+    safe = np.where(totals > 0, totals, 1.0)
+    h = max(round_.hands(0), round_.hands(1))
+    sigma_in = np.zeros((n, h), dtype=np.float32)
+    sigma_call = np.zeros((n, h), dtype=np.float32)
+    parent_node = node_of[np.maximum(round_.parent, 0)]
+    sigma_in[1:] = strategy.edge_prob[found[1:], :h] / safe[parent_node[1:], :h]
+    sigma_call[:] = strategy.call_prob[node_of, :h] / safe[node_of, :h]
+    sigma_call[0] = 0.0
+    return Strategy(sigma_in, sigma_call)
