@@ -4,11 +4,13 @@ CFR exactly; with less it is smaller, and the lifted strategy is a strategy of t
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import product
 
 import numpy as np
 import pytest
 
-from dudo.engine import preset
+from dudo.engine import CALL, Game, Rules, preset
+from dudo.engine.bids import bid_table
 from dudo.solver import Position, SolverError, build_round
 from dudo.solver.abstraction import (
     AbstractRound,
@@ -19,6 +21,8 @@ from dudo.solver.abstraction import (
 )
 from dudo.solver.cfr import Algorithm, RoundSolver
 from dudo.solver.evaluate import evaluate
+from dudo.solver.position import position_after, start_game
+from dudo.solver.round import Outcome, call_payoffs, hands_of
 
 RULES = preset("liars-dice", faces=4, aces_rank="high")
 
@@ -277,3 +281,80 @@ def test_float32_plays_as_float64() -> None:
     for p in (0, 1):
         for part in (0, 1):
             assert np.abs(wide.average()[p][part] - narrow.average()[p][part]).max() < 1e-2
+
+
+# --- the payoffs of the calls: one replay per count, as every deal replayed ---------------
+
+
+def _replayed_payoffs(
+    rules: Rules, position: Position, representative: dict[tuple[int, int], tuple[int, ...]]
+) -> tuple[np.ndarray, np.ndarray, dict[Outcome, float]]:
+    """Every deal replayed on the engine for every (standing bid, caller): the plain way."""
+    bids = bid_table(rules, sum(position.dice), position.obliging).bids
+    classes = sorted(representative)
+    ids: tuple[dict[object, int], dict[object, int]] = ({}, {})
+    cells: list[tuple[int, int, float, list[float]]] = []
+    outcomes: dict[Outcome, float] = {}
+    dealt = [hands_of(rules, d) for d in position.dice]
+    for (h0, p0), (h1, p1) in product(*(zip(*d, strict=True) for d in dealt)):
+        game = start_game(rules, position, (h0, h1))
+        sig = [ids[p].setdefault(_seen(game, p), len(ids[p])) for p in (0, 1)]
+        values = []
+        for k in classes:
+            for b in representative[k]:
+                game.push(bids[b])
+            game.push(CALL)
+            outcome = position_after(game)
+            outcomes[outcome] = outcomes.get(outcome, 0.0) + p0 * p1 / len(classes)
+            values.append(_continuation(outcome, game))
+            for _ in range(len(representative[k]) + 1):
+                game.pop()
+        cells.append((sig[0], sig[1], p0 * p1, values))
+    joint = np.zeros((len(ids[0]), len(ids[1])))
+    payoff = np.zeros((len(bids), 2, *joint.shape))
+    for s0, s1, prob, values in cells:
+        joint[s0, s1] += prob
+        for (b, caller), value in zip(classes, values, strict=True):
+            payoff[b, caller, s0, s1] += prob * value
+    return joint, payoff, outcomes
+
+
+def _seen(game: Game, player: int) -> object:
+    view = game.view(player)
+    return (view.my_dice, view.seen_dice)
+
+
+def _continuation(outcome: object, game: Game) -> float:
+    # Any value of the outcome will do; this one tells the positions apart.
+    if isinstance(outcome, int):
+        return 1.0 if outcome == 0 else -1.0
+    assert isinstance(outcome, Position)
+    return (outcome.dice[0] - 2 * outcome.dice[1]) / 16 + (0.25 if outcome.opener else 0.0)
+
+
+PLAIN = {"spot_on": False, "pass_hands": "none"}  # rounds of bids and calls only
+OBLIGER = Position((1, 2), obliged=frozenset({0}), obliging=True)
+
+
+@pytest.mark.parametrize(
+    ("rules", "position"),
+    [
+        (RULES, Position((2, 2))),
+        (preset("liars-dice", faces=4), Position((2, 1))),
+        (preset("perudo", faces=3, **PLAIN), Position((2, 2))),
+        (preset("perudo", faces=3, loss="difference", **PLAIN), Position((3, 2))),
+        (preset("dudo", faces=3, **PLAIN), Position((2, 1), obliged=frozenset({1}))),
+        (preset("dudo", faces=3, oblige_visibility="closed", **PLAIN), OBLIGER),
+        (preset("dudo", faces=3, **PLAIN), replace(OBLIGER, visibility="open")),
+    ],
+)
+def test_call_payoffs_replay_one_deal_per_count(rules: Rules, position: Position) -> None:
+    round_ = build_round(rules, position, _continuation)
+    joint, payoff, outcomes = _replayed_payoffs(rules, round_.position, round_.representative)
+    assert np.array_equal(round_.payoff, payoff)
+    assert np.array_equal(round_.signal_prob[0], joint.sum(axis=1))
+    assert round_.outcomes.keys() == outcomes.keys()
+    for outcome, prob in outcomes.items():
+        assert round_.outcomes[outcome] == pytest.approx(prob, rel=1e-12)
+    direct = call_payoffs(rules, round_.position, round_.representative, None)
+    assert np.array_equal(direct[1], joint)
