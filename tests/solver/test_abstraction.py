@@ -232,7 +232,7 @@ def test_the_solver_is_the_per_node_iteration(
     position: Position, recall: int, window: int | None
 ) -> None:
     graph = build_abstract_round(RULES, position, recall, window=window)
-    _same_iterates(graph, steps=25)
+    _same_iterates(graph, steps=20)
 
 
 def test_the_solver_is_the_per_node_iteration_with_correlated_signals() -> None:

@@ -404,9 +404,36 @@ class AbstractSolver:
         opponent mass at the node (which bounds the values compared, payoffs being at most
         1). Actions of exactly equal value then stay tied whatever the order of the sums,
         instead of one of them winning by 1e-18."""
-        mass *= self._noise
-        noise = np.less_equal(np.abs(gain, out=work), mass)
-        np.putmask(gain, noise, 0.0)
+        np.abs(gain, out=work)
+        np.putmask(gain, work <= self._noise * mass, 0.0)
+
+    def _fold_own(
+        self,
+        p: int,
+        a: int,
+        runs: Runs,
+        edge_value: Array,
+        work: Array,
+        mass: Array,
+        value: Array,
+        discount: tuple[float, float],
+    ) -> None:
+        """The backward pass over a group of ``p``'s own nodes, whose out-edges start at
+        ``a`` and hold the utility of their targets in ``edge_value``: values, then regrets.
+        Run by run (nodes with ``d`` actions each), so a node's mass and value broadcast
+        over its edges instead of being gathered for each."""
+        h = self.h[p]
+        sigma, regret = self._sigma_edge[p], self.regret_edge[p]
+        for r0, r1, d, where in runs:
+            ev = edge_value[r0 - a : r1 - a].reshape(-1, d, h)
+            reached = mass[where][:, None, :]
+            ev *= reached
+            weighted = work[r0 - a : r1 - a].reshape(-1, d, h)
+            np.multiply(sigma[r0:r1].reshape(-1, d, h), ev, out=weighted)
+            value[where] += weighted.sum(axis=1)
+            ev -= value[where][:, None, :]
+            self._snap(ev, reached, weighted)
+            _discounted_add(regret[r0:r1].reshape(-1, d, h), ev, *discount)
 
     def _update(self, player: int, weight: float, up: float, down: float) -> None:
         """Counterfactual values for ``player`` against the other's current strategy,
@@ -420,7 +447,11 @@ class AbstractSolver:
         joint_t = self._joint_t[p]  # (S_o, S_p)
         independent = self._independent
         if independent:
-            mass = np.multiply.outer(reach @ self._marginal[o], self._marginal[p])
+            # einsum, not BLAS: a matrix-vector product is one pass over memory either
+            # way, and BLAS threads only wait on a busy machine.
+            mass = np.multiply.outer(
+                np.einsum("nj,j->n", reach, self._marginal[o]), self._marginal[p]
+            )
         else:
             mass = reach @ joint_t  # (M, S_p): weight of reaching each node, per signal
         utility = np.zeros_like(mass)
@@ -445,30 +476,23 @@ class AbstractSolver:
                 edge_value = np.take(utility, dst, axis=0, out=self._work(0, rows, hp))
                 work = self._work(1, rows, hp)
                 if q == p:
-                    reached = np.take(mass, src, axis=0, out=self._work(2, rows, hp))
-                    edge_value *= reached
-                    np.multiply(self._sigma_edge[p][a:e], edge_value, out=work)
-                    _add_runs(work, runs, value, a)
+                    self._fold_own(p, a, runs, edge_value, work, mass, value, (up, down))
                 else:
                     carried = np.take(reach, src, axis=0, out=self._work(2, rows, ho))
                     carried *= self._sigma_edge[o][a:e]
                     grown = np.multiply(carried, weight, out=self._work(1, rows, ho))
                     self.avg_edge[o][a:e] += grown
                     if independent:
-                        edge_value *= (carried @ self._marginal[o])[:, None]
+                        share = np.einsum("ej,j->e", carried, self._marginal[o])
+                        edge_value *= share[:, None]
                         edge_value *= self._marginal[p]
                     else:
                         edge_value *= np.matmul(carried, joint_t, out=work)
                     _add_runs(edge_value, runs, value, a)
-            if q == p:
-                if rows:
-                    edge_value -= np.take(value, src, axis=0, out=work)
-                    self._snap(edge_value, reached, work)
-                    _discounted_add(self.regret_edge[p][a:e], edge_value, up, down)
-                if n0:
-                    gain = term - value[n0:n1]
-                    self._snap(gain, mass[n0:n1].copy(), np.empty_like(gain))
-                    _discounted_add(self.regret_call[p][n0:n1], gain, up, down)
+            if q == p and n0:
+                gain = term - value[n0:n1]
+                self._snap(gain, mass[n0:n1], np.empty_like(gain))
+                _discounted_add(self.regret_call[p][n0:n1], gain, up, down)
             here = mass[n0:n1]
             np.divide(value[n0:n1], here, out=utility[n0:n1], where=here > 0)
 
