@@ -161,9 +161,6 @@ def build_abstract_round(
     )
 
 
-CHUNK = 4096
-"""Rows of edges handled at once where a pass needs scratch space."""
-
 Runs = list[tuple[int, int, int, "slice | IntArray"]]
 """Consecutive rows summed ``d`` at a time: (first row, end row, d, where the sums go)."""
 
@@ -294,7 +291,7 @@ class AbstractSolver:
         self._sigma_edge = [np.zeros((ne[q], h[q]), dtype) for q in (0, 1)]
         self._sigma_call = [np.zeros((g.nodes, h[q]), dtype) for q in (0, 1)]
         blocks = [len(src) for _, src, _ in self._in] + [e - a for a, e, _ in self._out]
-        size = max([CHUNK, *blocks]) * max(h)
+        size = max([1, *blocks]) * max(h)
         self._scratch = [np.zeros(size, dtype) for _ in range(3)]
 
     def _work(self, slot: int, rows: int, cols: int) -> Array:
@@ -309,19 +306,25 @@ class AbstractSolver:
         total = call_weight.copy()
         total[0] = 0.0
         src = self._src[player]
-        for (n0, _), (_, _, runs) in zip(self._groups, self._out, strict=True):
-            if self._actor[n0] == player:
-                _add_runs(edge_weight, runs, total)
+        h = self.h[player]
+        mine = [
+            runs
+            for (n0, _), (_, _, runs) in zip(self._groups, self._out, strict=True)
+            if self._actor[n0] == player
+        ]
+        for runs in mine:
+            _add_runs(edge_weight, runs, total)
         positive = total > 0
         scale = np.divide(1.0, total, out=total, where=positive)
         scale[~positive] = 0.0
         call = call_weight * scale
-        h = self.h[player]
-        for first in range(0, len(src), CHUNK):
-            rows = slice(first, first + CHUNK)
-            at = src[rows]
-            factor = np.take(scale, at, axis=0, out=self._work(0, len(at), h))
-            np.multiply(edge_weight[rows], factor, out=edge_out[rows])
+        for runs in mine:
+            for r0, r1, d, where in runs:
+                np.multiply(
+                    edge_weight[r0:r1].reshape(-1, d, h),
+                    scale[where][:, None, :],
+                    out=edge_out[r0:r1].reshape(-1, d, h),
+                )
         # Where a node's weights are all 0 for a signal, its actions are uniform.
         empty = np.flatnonzero(~positive.all(axis=1))
         if len(empty):
