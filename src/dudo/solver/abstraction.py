@@ -293,20 +293,34 @@ class AbstractSolver:
         blocks = [len(src) for _, src, _ in self._in] + [e - a for a, e, _ in self._out]
         size = max([1, *blocks]) * max(h)
         self._scratch = [np.zeros(size, dtype) for _ in range(3)]
+        self._node_scratch = [np.zeros(g.nodes * max(h), dtype) for _ in range(5)]
+        self._mine = [actor == q for q in (0, 1)]
 
     def _work(self, slot: int, rows: int, cols: int) -> Array:
         """Scratch space for one block (reused, so no pass pays for fresh memory)."""
         return self._scratch[slot][: rows * cols].reshape(rows, cols)
 
+    def _node_work(self, slot: int, cols: int) -> Array:
+        """Scratch space over every node (slots: 0 reach, 1 mass, 2 utility, 3 value,
+        4 normalising totals)."""
+        return self._node_scratch[slot][: self.graph.nodes * cols].reshape(-1, cols)
+
     def _normalise(
-        self, player: int, edge_weight: Array, call_weight: Array, edge_out: Array
-    ) -> Array:
+        self,
+        player: int,
+        edge_weight: Array,
+        call_weight: Array,
+        edge_out: Array,
+        call_out: Array,
+    ) -> None:
         """Writes ``player``'s strategy at their edges into ``edge_out`` (which may be
-        ``edge_weight``) and returns it at every node's call (uniform where all are 0)."""
-        total = call_weight.copy()
+        ``edge_weight``) and at their nodes' calls into ``call_out`` (uniform where all
+        weights are 0; the other's nodes get 0)."""
+        h = self.h[player]
+        total = self._node_work(4, h)
+        np.copyto(total, call_weight)
         total[0] = 0.0
         src = self._src[player]
-        h = self.h[player]
         mine = [
             runs
             for (n0, _), (_, _, runs) in zip(self._groups, self._out, strict=True)
@@ -317,7 +331,7 @@ class AbstractSolver:
         positive = total > 0
         scale = np.divide(1.0, total, out=total, where=positive)
         scale[~positive] = 0.0
-        call = call_weight * scale
+        call = np.multiply(call_weight, scale, out=call_out)
         for runs in mine:
             for r0, r1, d, where in runs:
                 np.multiply(
@@ -326,7 +340,7 @@ class AbstractSolver:
                     out=edge_out[r0:r1].reshape(-1, d, h),
                 )
         # Where a node's weights are all 0 for a signal, its actions are uniform.
-        empty = np.flatnonzero(~positive.all(axis=1))
+        empty = np.flatnonzero(~positive.all(axis=1) & self._mine[player])
         if len(empty):
             fill = np.where(positive[empty], 0.0, self._uniform[empty]).astype(self.dtype)
             call[empty] += fill
@@ -335,7 +349,6 @@ class AbstractSolver:
             edges = np.flatnonzero(row_of[src] >= 0)
             edge_out[edges] += fill[row_of[src[edges]]]
         call[0] = 0.0  # the round's first move is a bid
-        return call
 
     def _full(self, player: int, edge: Array, call: Array) -> tuple[Array, Array]:
         """Internal per-player arrays as the graph's (every edge, every node, in its order;
@@ -344,9 +357,9 @@ class AbstractSolver:
         full_edge = np.empty((g.edges, self.h[player]), self.dtype)
         full_edge[:] = self._uniform[self._new_of[g.source]]
         full_edge[self._edge_ids[player]] = edge
-        full_call = np.empty_like(call)
-        full_call[self._order] = call
-        return full_edge, full_call
+        full_call = np.where(self._mine[player][:, None], call, self._uniform)
+        full_call[0] = 0.0
+        return full_edge, full_call[self._new_of]
 
     def current(self) -> tuple[tuple[Array, Array], tuple[Array, Array]]:
         """Each player's regret-matching strategy: (per edge, per node's call), in the
@@ -354,7 +367,8 @@ class AbstractSolver:
         out = []
         for p in (0, 1):
             edge = np.maximum(self.regret_edge[p], 0)
-            call = self._normalise(p, edge, np.maximum(self.regret_call[p], 0), edge)
+            call = np.maximum(self.regret_call[p], 0)
+            self._normalise(p, edge, call, edge, call)
             out.append(self._full(p, edge, call))
         return out[0], out[1]
 
@@ -362,21 +376,21 @@ class AbstractSolver:
         """Each player's average strategy, laid out as :meth:`current`'s."""
         out = []
         for p in (0, 1):
-            edge = np.empty_like(self.avg_edge[p])
-            call = self._normalise(p, self.avg_edge[p], self.avg_call[p], edge)
+            edge, call = np.empty_like(self.avg_edge[p]), np.empty_like(self.avg_call[p])
+            self._normalise(p, self.avg_edge[p], self.avg_call[p], edge, call)
             out.append(self._full(p, edge, call))
         return out[0], out[1]
 
     def _match(self, player: int) -> None:
         """Regret matching: ``player``'s current strategy into the sigma buffers."""
         edge = np.maximum(self.regret_edge[player], 0, out=self._sigma_edge[player])
-        self._sigma_call[player] = self._normalise(
-            player, edge, np.maximum(self.regret_call[player], 0), edge
-        )
+        call = np.maximum(self.regret_call[player], 0, out=self._sigma_call[player])
+        self._normalise(player, edge, call, edge, call)
 
     def _reach(self, player: int) -> Array:
         """``player``'s reach of each abstract node, summed over merged histories."""
-        reach = np.zeros((self.graph.nodes, self.h[player]), self.dtype)
+        reach = self._node_work(0, self.h[player])
+        reach.fill(0.0)
         reach[0] = 1.0
         sigma = self._sigma_edge[player]
         cols = self.h[player]
@@ -453,12 +467,16 @@ class AbstractSolver:
             # einsum, not BLAS: a matrix-vector product is one pass over memory either
             # way, and BLAS threads only wait on a busy machine.
             mass = np.multiply.outer(
-                np.einsum("nj,j->n", reach, self._marginal[o]), self._marginal[p]
+                np.einsum("nj,j->n", reach, self._marginal[o]),
+                self._marginal[p],
+                out=self._node_work(1, hp),
             )
-        else:
-            mass = reach @ joint_t  # (M, S_p): weight of reaching each node, per signal
-        utility = np.zeros_like(mass)
-        value = np.zeros_like(mass)
+        else:  # (M, S_p): weight of reaching each node, per signal
+            mass = np.matmul(reach, joint_t, out=self._node_work(1, hp))
+        utility = self._node_work(2, hp)
+        utility.fill(0.0)
+        value = self._node_work(3, hp)
+        value[0] = 0.0  # the others are set group by group
         sigma_call = self._sigma_call
         payoff = self._payoff_t[p]
         for g_index in range(len(self._groups) - 1, -1, -1):
