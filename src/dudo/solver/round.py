@@ -216,14 +216,28 @@ def call_payoffs(
     dict[Outcome, float],
 ]:
     """Signals, the joint probability ``(S0, S1)`` of each pair of signals, the payoff
-    matrices ``(bids, caller, S0, S1)`` and the outcomes of the calls, by replaying a history
-    for each (standing bid, caller) in ``representative`` on the engine for every deal and
-    pushing the call."""
+    matrices ``(bids, caller, S0, S1)`` and the outcomes of the calls.
+
+    A call's outcome depends on the deal only through how many dice match the standing
+    bid, which the engine tells (``Game.count``, one question per face and deal). So each
+    (standing bid, caller) in ``representative`` is replayed on the engine (its history
+    pushed, then the call) once for each count that occurs, on the first deal showing it,
+    and every deal with that count takes the same outcome and payoff."""
     bids = bid_table(rules, sum(position.dice), position.obliging).bids
     classes = sorted(representative)
+    faces = sorted({bids[k[0]].face for k in classes})
+    face_bid = [next(b for b in bids if b.face == f) for f in faces]  # any bid on the face
+    face_of = np.array([faces.index(bids[k[0]].face) for k in classes], dtype=np.int64)
+    by_face = [[i for i, f in enumerate(face_of.tolist()) if f == j] for j in range(len(faces))]
+    most = sum(position.dice)
+    # (class, count) -> the call's outcome and player 0's payoff; seen[j][c]: count c of
+    # face j has been replayed.
+    outcome_of: dict[tuple[int, int], Outcome] = {}
+    value_of = np.zeros((len(classes), most + 1))
+    seen = np.zeros((len(faces), most + 1), dtype=bool)
     signal_ids: tuple[dict[object, int], dict[object, int]] = ({}, {})
-    rows: list[tuple[int, int, float, list[float]]] = []
-    outcomes: dict[Outcome, float] = {}
+    rows: list[tuple[int, int, float]] = []
+    deal_counts: list[list[int]] = []
     before = position.dice
     for hands, prob in _deals(rules, position):
         game = start_game(rules, position, hands)
@@ -231,27 +245,49 @@ def call_payoffs(
         for p in (0, 1):
             sig = _signal(game, p)
             ids.append(signal_ids[p].setdefault(sig, len(signal_ids[p])))
-        values = []
-        for k in classes:
-            for b in representative[k]:
-                game.push(bids[b])
-            game.push(CALL)
-            outcome = position_after(game)
-            outcomes[outcome] = outcomes.get(outcome, 0.0) + prob / len(classes)
-            if continuation is None:
-                values.append(round_payoff(outcome, game, before))
-            else:
-                values.append(continuation(outcome, game))
-            for _ in range(len(representative[k]) + 1):
-                game.pop()
-        rows.append((ids[0], ids[1], prob, values))
+        counts = [game.count(b) for b in face_bid]
+        for j, count in enumerate(counts):
+            if seen[j, count]:
+                continue
+            seen[j, count] = True
+            for i in by_face[j]:
+                history = representative[classes[i]]
+                for b in history:
+                    game.push(bids[b])
+                game.push(CALL)
+                outcome = position_after(game)
+                outcome_of[(i, count)] = outcome
+                if continuation is None:
+                    value_of[i, count] = round_payoff(outcome, game, before)
+                else:
+                    value_of[i, count] = continuation(outcome, game)
+                for _ in range(len(history) + 1):
+                    game.pop()
+        rows.append((ids[0], ids[1], prob))
+        deal_counts.append(counts)
     joint = np.zeros((len(signal_ids[0]), len(signal_ids[1])))
     payoff = np.zeros((len(bids), 2, *joint.shape))
-    bid_of = np.array([k[0] for k in classes], dtype=np.int64)
-    caller_of = np.array([k[1] for k in classes], dtype=np.int64)
-    for s0, s1, prob, values in rows:
-        joint[s0, s1] += prob
-        payoff[bid_of, caller_of, s0, s1] += prob * np.array(values)
+    outcomes: dict[Outcome, float] = {}
+    if rows:
+        s0 = np.array([r[0] for r in rows], dtype=np.int64)
+        s1 = np.array([r[1] for r in rows], dtype=np.int64)
+        chance = np.array([r[2] for r in rows])
+        np.add.at(joint, (s0, s1), chance)
+        if classes:
+            counted = np.array(deal_counts, dtype=np.int64)[:, face_of]  # (deals, classes)
+            cls = np.arange(len(classes))
+            values = value_of[cls, counted]
+            bid_of = np.array([k[0] for k in classes], dtype=np.int64)
+            caller_of = np.array([k[1] for k in classes], dtype=np.int64)
+            where = (bid_of[None, :], caller_of[None, :], s0[:, None], s1[:, None])
+            np.add.at(payoff, where, chance[:, None] * values)
+            # Each deal leads to each class's outcome with an equal share of its probability.
+            mass = np.zeros((len(classes), most + 1))
+            np.add.at(
+                mass, (cls[None, :], counted), np.broadcast_to(chance[:, None], counted.shape)
+            )
+            for (i, c), outcome in outcome_of.items():
+                outcomes[outcome] = outcomes.get(outcome, 0.0) + mass[i, c] / len(classes)
     signals = (tuple(signal_ids[0]), tuple(signal_ids[1]))
     return signals, joint, payoff, outcomes
 
