@@ -4,13 +4,15 @@ are looked for; the book shipped with dudo; damaged and foreign books."""
 from __future__ import annotations
 
 import json
+import random
 import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from dudo.engine import preset
+from dudo.bots.hard import HardBot
+from dudo.engine import Bid, Game, preset
 from dudo.solver import Position, SolverError, build_round
 from dudo.solver.book import (
     BOOK_FILE,
@@ -172,17 +174,42 @@ def test_the_shipped_book() -> None:
     book = find_book(rules, [shipped_root()])
     assert book is not None
     assert book.directory == shipped_root() / rules_id(rules)
-    assert book.max_dice == 2
-    assert set(book.rounds) == {Position((1, 1)), Position((1, 2)), Position((2, 1))}
-    assert not book.solved(Position((2, 2)))  # 16.7M histories: too big to ship
-    for entry in book.rounds.values():
-        assert entry.exploitability is not None and entry.exploitability <= 1e-3
+    assert book.max_dice == 5
+    every = {Position((a, b)) for a in range(1, 6) for b in range(1, 6)}
+    assert set(book.rounds) == every
+    for position, entry in book.rounds.items():
+        if sum(position.dice) <= 3:  # the whole tree, to the target
+            assert entry.kind == "tree"
+            assert entry.exploitability is not None and entry.exploitability <= 1e-3
+        else:
+            assert entry.kind == "abstract" and entry.exploitability is None
     total = sum(f.stat().st_size for f in book.directory.iterdir())
-    assert total < 20 * 2**20
-    # The opener of one die each is slightly behind (cf. -7/258 with aces high).
+    assert total < 45 * 2**20  # the wheel stays well under 60 MB
+    # The opener of one die each is slightly behind (cf. -7/258 with aces high); more dice
+    # than the other is an advantage, and equal dice are close to even.
     assert -0.05 < book.value(Position((1, 1))) < 0
+    for position in every:
+        a, b = position.dice
+        value = book.value(position)
+        assert (value > 0.3) if a > b else (value < -0.3) if a < b else abs(value) < 0.05
     round_, strategy = book.policy(Position((1, 1)))
     assert round_.nodes == 4096 and strategy.sigma_in.shape[0] == 4096
+
+
+def test_hard_plays_the_shipped_book_at_every_heads_up_position() -> None:
+    rules = preset("liars-dice")
+    bot = HardBot(random.Random(3))
+    for a in range(1, 6):
+        for b in range(1, 6):
+            game = Game(rules, 2, seed=a * 10 + b, dice=[a, b])
+            for _ in range(3):  # the opening and two more bids, whoever makes them
+                view = game.view(game.to_move)
+                action = bot.choose(view)
+                assert bot.last_source == "book", (a, b, view.round_actions)
+                assert action in view.legal_actions
+                if not isinstance(action, Bid):
+                    break
+                game.push(action)
 
 
 # --- damaged and foreign books --------------------------------------------------------------------
