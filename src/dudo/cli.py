@@ -266,7 +266,7 @@ def solve_game(
     ] = 3,
     iterations: Annotated[
         int, typer.Option(help="Iterations of CFR for each abstract round.")
-    ] = 300,
+    ] = 100,
 ) -> None:
     """Solve whole heads-up games bottom-up and store every round's strategy (a book)."""
     from dudo.solver.run import solve_game_command

@@ -23,7 +23,7 @@ from dudo.solver.book import Book, solve_book
 from dudo.solver.evaluate import evaluate
 from dudo.solver.exploit import (
     BotQuery,
-    abstract_book_strategy,
+    book_strategy,
     exact_exploitability,
     exact_from_strategy,
 )
@@ -184,10 +184,23 @@ def test_exploitability_from_the_book_equals_asking_the_bot_everywhere(tmp_path:
     position = Position((2, 2))
     round_ = build_round(RULES, position, book.continuation)
     bot = SolverBot(random.Random(0), book=book)
-    lifted = abstract_book_strategy(bot, round_)
+    lifted = book_strategy(bot, round_)
     assert lifted is not None
     query = BotQuery(round_, bot)
     fast = exact_from_strategy(round_, lifted, query)
     slow = exact_exploitability(round_, (query, query))
     assert fast.best_response == pytest.approx(slow.best_response, abs=1e-5)
     assert 0 < fast.exploitability < 0.5
+
+
+def test_a_whole_tree_round_of_the_book_is_measured_from_its_strategy(tmp_path: Path) -> None:
+    book = solve_book(RULES, 1, Budget(target=1e-3), tmp_path)
+    round_ = build_round(RULES, Position((1, 1)), book.continuation)
+    bot = SolverBot(random.Random(0), book=book)
+    strategy = book_strategy(bot, round_)
+    assert strategy is not None
+    query = BotQuery(round_, bot)
+    fast = exact_from_strategy(round_, strategy, query)
+    slow = exact_exploitability(round_, (query, query))
+    assert fast.best_response == pytest.approx(slow.best_response, abs=1e-5)
+    assert fast.exploitability <= 1e-3 + 1e-6

@@ -69,7 +69,7 @@ class Abstraction:
     least_recall: int = 2
     most_recall: int = 6
     window: int | None = None
-    iterations: int = 200
+    iterations: int = 100
     seconds: float = float("inf")
     samples: int = 200_000
 

@@ -569,7 +569,7 @@ def solve_game_command(
     console: Console,
     starts: Sequence[tuple[int, int]] = (),
     whole_tree_dice: int = 3,
-    iterations: int = 300,
+    iterations: int = 100,
 ) -> int:
     """``dudo solve-game``: solve the heads-up game bottom-up and write a strategy book
     (what the ``hard`` bot plays), with a progress bar over its rounds."""
