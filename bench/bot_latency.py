@@ -2,7 +2,8 @@
 
 Run by hand (not a test):  python bench/bot_latency.py [--games 20] [--rules dudo] [--players 6]
 
-Each level plays whole games in every seat (six copies of itself), every decision timed
+The rules' solver book, if any, is loaded first (as ``dudo serve`` does when it starts), and
+its loading time printed. Each level plays whole games in every seat (six copies of itself), every decision timed
 with ``time.perf_counter`` around ``choose(view)`` (the view is built outside the timing).
 Prints p50, p90, p99 and the maximum per level, with the process CPU time beside the wall
 time, since the machine may be shared.
@@ -19,6 +20,7 @@ from dudo.bots import BOT_NAMES, make_bot
 from dudo.bots.match import Timings, play_game
 from dudo.engine import Game
 from dudo.engine.rules import rules_from_settings
+from dudo.solver.book import find_book
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -38,6 +40,11 @@ def main() -> None:
     print(
         f"{args.rules}, {args.players} players, {rules.dice_per_player} dice each, {args.games} games per level"
     )
+    book = find_book(rules)
+    if book is not None:  # as `dudo serve` does, before any game
+        started = time.perf_counter()
+        book.preload()
+        print(f"book {book.id} loaded before timing in {time.perf_counter() - started:.1f} s")
     print(
         f"{'level':8} {'decisions':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8} {'wall s':>7} {'cpu s':>7}"
     )

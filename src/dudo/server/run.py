@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -32,6 +33,7 @@ def serve_command(
     from dudo.cup.storage import data_dir as default_data_dir
     from dudo.server.app import create_app
     from dudo.server.protocol import guarded_http
+    from dudo.solver.book import preload_books
 
     try:
         limits = parse_limits(limit_settings)
@@ -61,6 +63,8 @@ def serve_command(
     where = database_url.split("@")[-1] if "@" in database_url else database_url
     print(f"dudo: open http://{shown}:{port}/ in a browser (database: {where})", file=sys.stderr)
     app = create_app(database_url, limits=limits)
+    # Books load in the background, so that no bot's first heads-up decision waits for them.
+    threading.Thread(target=preload_books, name="books", daemon=True).start()
     tune_garbage_collector()
     raise_open_files_limit()
     uvicorn.run(

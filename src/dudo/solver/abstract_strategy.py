@@ -361,8 +361,10 @@ def _row_totals(
 ) -> npt.NDArray[np.float64]:
     """The total weight of each (node, hand) row: its call and its edges."""
     totals = call_prob.astype(np.float64)
-    node_of_edge = np.repeat(np.arange(len(start) - 1), np.diff(start))
-    np.add.at(totals, node_of_edge, edge_prob.astype(np.float64))
+    has_edges = np.flatnonzero(np.diff(start) > 0)
+    if len(has_edges):  # edges are sorted by node: one segment sum per node with edges
+        sums = np.add.reduceat(edge_prob, start[has_edges], axis=0, dtype=np.float64)
+        totals[has_edges] += sums
     return totals
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import logging
 import math
 import os
 import threading
@@ -69,9 +70,10 @@ HOME_ENV = "DUDO_HOME"
 SEATING_OPTIONS = ("seating", "direction", "min_players", "max_players")
 
 #: How many bytes of loaded rounds and strategies a book keeps (the least recently used
-#: go first, but the last one asked for always stays). A 2v1 round of six-sided dice takes
-#: about 50 MB; a 1v1 round well under 1 MB.
-CACHE_BYTES = 128 * 2**20
+#: go first, but the last one asked for always stays). A whole-tree 2v1 round of six-sided
+#: dice takes about 120 MB, a 5v5 abstract round 26 MB, the shipped liars-dice book up to
+#: 5v5 about 310 MB: it all stays, since reading a round back costs up to a second.
+CACHE_BYTES = 1024 * 2**20
 
 Reporter = Callable[[str], None]
 
@@ -133,6 +135,21 @@ def find_book(rules: Rules, roots: Sequence[Path] | None = None) -> Book | None:
             _OPENED[folder] = (stamp, book)
         return book
     return None
+
+
+def preload_books() -> list[Book]:
+    """Load the book of every preset that has one (see :meth:`Book.preload`); a broken book
+    is logged and skipped. A server calls this once, in the background, as it starts."""
+    loaded = []
+    for name, rules in PRESETS.items():
+        try:
+            book = find_book(rules)
+            if book is not None and book not in loaded:
+                book.preload()
+                loaded.append(book)
+        except (SolverError, OSError) as error:
+            logging.getLogger(__name__).warning("book for %s not loaded: %s", name, error)
+    return loaded
 
 
 @dataclass(frozen=True)
@@ -291,6 +308,15 @@ class Book:
             return 1.0 if outcome == 0 else -1.0
         value = self.value(outcome)
         return value if outcome.opener == 0 else -value
+
+    def preload(self) -> None:
+        """Load every round's strategy now (a few seconds for a book up to 5v5), so that no
+        decision in play waits for a file."""
+        for position, entry in self.rounds.items():
+            if entry.kind == "tree":
+                self.policy(position)
+            else:
+                self.abstract(position)
 
     def kind(self, position: Position) -> str | None:
         """``"tree"`` or ``"abstract"``: how the book solved the round at ``position``
