@@ -1,5 +1,6 @@
 """The strong player ("hard"): the solver's equilibrium strategy where a solver book covers
-the position, and elsewhere a one-round lookahead on inferred beliefs.
+the position; with three or more players, decision-time search (:mod:`dudo.bots.search`);
+and elsewhere a one-round lookahead on inferred beliefs.
 
 The lookahead (:class:`LookaheadBot`) judges each action by the chance that it costs this
 player a die:

@@ -25,11 +25,11 @@ in spirit:
    wins (ties: the earlier candidate).
 
 **Budget.** ``samples`` caps the deals; ``budget`` (seconds) stops drawing deals once spent,
-after at least one. Which action is chosen depends only on the view, the bot's generator
-and the number of deals searched, so with a budget that never binds the choice is
-reproducible; a binding budget trades that for speed (a slower machine searches fewer
-deals). The defaults keep a decision under 100 ms at the 99th percentile
-(``bench/decision_time.py``).
+checked after every :data:`SEARCH_BATCH` deals. Which action is chosen depends only on the
+view, the bot's generator and the number of deals searched, so with a budget that never
+binds the choice is reproducible; a binding budget trades that for speed (a slower or busier
+machine searches fewer deals, in whole batches). The defaults keep a decision under 100 ms
+at the 99th percentile (``bench/decision_time.py``).
 
 Anything the search does not cover (heads-up play, the obliging round's visibility choice,
 a single legal action) is decided by :class:`~dudo.bots.hard.LookaheadBot`.
@@ -67,11 +67,15 @@ from dudo.engine.events import BidMade, Revealed, RoundStarted
 from dudo.engine.game import Game
 from dudo.engine.view import PlayerView
 
-#: Seconds a decision may spend drawing deals (the first deal is always searched).
+#: Seconds a decision may spend drawing deals (the first batch is always searched).
 SEARCH_BUDGET = 0.05
 
 #: Most deals searched per decision.
 SEARCH_SAMPLES = 96
+
+#: Deals are searched in batches of this many; the budget is checked between batches, so
+#: two searches of one view agree unless the budget stops them in different batches.
+SEARCH_BATCH = 16
 
 #: Raises searched besides the call, spot-on and pass actions.
 SEARCH_RAISES = 6
@@ -343,7 +347,7 @@ class SearchBot(LookaheadBot):
                 for _ in range(pushed):
                     game.pop()
             done += 1
-            if time.perf_counter() >= deadline:
+            if done % SEARCH_BATCH == 0 and time.perf_counter() >= deadline:
                 break
         self.last_samples = done
         return [t / done for t in totals]
