@@ -9,7 +9,8 @@ Every bot implements :class:`Bot` (``name`` and ``choose(view)``); the ones here
 ``probability``: :class:`ProbabilityBot`, exact odds on fair dice), ``medium``
 (:class:`~dudo.bots.medium.MediumBot`: the same decisions on beliefs inferred from the bids,
 :mod:`dudo.bots.beliefs`), ``hard`` (alias ``solver``: :class:`~dudo.bots.hard.HardBot`, a
-solver book's equilibrium where one applies, else a one-round lookahead on those beliefs);
+solver book's equilibrium where one applies, decision-time search on those beliefs with three
+or more players, :mod:`dudo.bots.search`, else a one-round lookahead on them);
 the sparring partners ``caller`` (doubts far more readily than the odds warrant) and
 ``bluffer`` (bids well above its dice, on faces it does not hold, and calls rarely):
 :mod:`dudo.bots.sparring`, arena and terminal opponents to check constants against, not

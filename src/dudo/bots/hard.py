@@ -1,5 +1,6 @@
 """The strong player ("hard"): the solver's equilibrium strategy where a solver book covers
-the position, and elsewhere a one-round lookahead on inferred beliefs.
+the position; with three or more players, decision-time search (:mod:`dudo.bots.search`);
+and elsewhere a one-round lookahead on inferred beliefs.
 
 The lookahead (:class:`LookaheadBot`) judges each action by the chance that it costs this
 player a die:
@@ -142,12 +143,17 @@ class LookaheadBot(MediumBot):
 
 
 class HardBot(SolverBot):
-    """The solver book's strategy where one covers the position, else :class:`LookaheadBot`."""
+    """The solver book's strategy where one covers the position; else, with three or more
+    players holding dice, decision-time search (:class:`~dudo.bots.search.SearchBot`), and
+    :class:`LookaheadBot` elsewhere."""
 
     name: str = "hard"
 
-    def __init__(self, rng: random.Random) -> None:
-        super().__init__(rng, fallback=LookaheadBot(rng))
+    def __init__(self, rng: random.Random, *, budget: float | None = None) -> None:
+        from dudo.bots.search import SEARCH_BUDGET, SearchBot  # search builds on this module
+
+        chosen = SEARCH_BUDGET if budget is None else budget
+        super().__init__(rng, fallback=SearchBot(rng, budget=chosen))
 
 
 __all__ = ["HardBot", "LookaheadBot", "binomial_tail"]

@@ -263,6 +263,95 @@ class Game:
             obliger=obliger,
         )
 
+    @classmethod
+    def from_view(
+        cls,
+        view: PlayerView,
+        hidden: Sequence[Sequence[int]],
+        *,
+        then: ChanceSource | None = None,
+        seed: int | None = None,
+    ) -> Game:
+        """The game ``view`` shows, with ``hidden[p]`` as the dice under player p's cup now
+        (their dice not set aside face up; for a round whose dice are not dealt yet, the
+        dice they will be dealt). Search uses it to play out an assumed deal.
+
+        The round is rebuilt from its start and its actions replayed through ``push``, so
+        every rule applies as in the real game; dice a player revealed and re-rolled are
+        scripted so that the re-rolls end in ``hidden[p]`` (what they held before is not
+        known and no longer matters). Earlier rounds are not replayed: ``events`` is the
+        view's, and ``history`` holds only this round. Dice the view shows must be given as
+        shown. Later dice come from ``then`` (default: a generator seeded with ``seed``).
+        The game cannot be popped back past the view's position."""
+        if view.is_over:
+            raise DudoError("the game is over: there is nothing to play out")
+        counts = view.dice_counts
+        if len(hidden) != view.players:
+            raise DudoError(f"hidden: {len(hidden)} hands given for {view.players} players")
+        hands = [tuple(sorted(h)) for h in hidden]
+        for p, hand in enumerate(hands):
+            aside = view.set_aside[p]
+            if len(hand) + len(aside) != counts[p]:
+                raise DudoError(
+                    f"hidden: player {p} holds {counts[p]} dice, {len(aside)} of them set "
+                    f"aside, but {len(hand)} hidden dice were given"
+                )
+            seen = view.seen_dice[p]
+            shown = () if seen is None else tuple(sorted(seen[: len(seen) - len(aside)]))
+            if shown and shown != hand:  # the view shows these hidden dice otherwise
+                raise DudoError(f"hidden: player {p}'s dice are seen as {list(shown)}")
+        # The deal: each player's first reveal came out of their opening hand; each re-roll
+        # holds the next reveal, the last one the dice hidden now (the rest is filler).
+        reveals: dict[int, list[tuple[int, ...]]] = {}
+        for p, action in view.round_actions:
+            if isinstance(action, RevealBid):
+                reveals.setdefault(p, []).append(action.reveal)
+        filler = view.rules.faces
+        deal: list[tuple[int, ...]] = []
+        rerolls: dict[int, list[tuple[int, ...]]] = {}
+        for p, hand in enumerate(hands):
+            if not counts[p]:
+                continue
+            revealed = reveals.get(p, [])
+            if not revealed:
+                deal.append(hand)
+                continue
+            sizes = [counts[p]]
+            for reveal in revealed:
+                sizes.append(sizes[-1] - len(reveal))
+            rolls = [r + (filler,) * (n - len(r)) for r, n in zip(revealed, sizes, strict=False)]
+            rolls.append(hand)
+            deal.append(rolls[0])
+            rerolls[p] = rolls[1:]
+        script: list[tuple[int, ...]] = list(deal)
+        used = dict.fromkeys(rerolls, 0)
+        for p, action in view.round_actions:
+            if isinstance(action, RevealBid):
+                script.append(rerolls[p][used[p]])
+                used[p] += 1
+        later = then if then is not None else RandomChance(seed)
+        # The opener sits first (seating is a cycle, so who follows whom is unchanged).
+        at = view.order.index(view.opener)
+        order = view.order[at:] + view.order[:at]
+        game = cls(
+            view.rules,
+            view.players,
+            chance=ScriptedChance(script, then=later),
+            order=order,
+            dice=counts,
+            start_total=view.start_total,
+            obliged=view.obliged,
+            obliger=view.obliger if view.obliging else None,
+        )
+        for _, action in view.round_actions:
+            game.push(action)
+        game.order = view.order
+        game.round_number = view.round_number
+        game.events = list(view.events)
+        game.chance_log = []
+        game._undo = []
+        return game
+
     # ----------------------------------------------------------------- seating and rounds
 
     def _seat(self, order: Sequence[int] | None) -> tuple[int, ...]:
