@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dudo.bots import make_bot
+from dudo.bots import make_adviser, make_bot
 from dudo.bots.hard import HardBot
 from dudo.bots.match import play_game
 from dudo.bots.search import SearchBot
@@ -196,3 +196,17 @@ def test_hard_searches_with_three_players_and_looks_ahead_heads_up() -> None:
 def test_search_refuses_an_empty_budget() -> None:
     with pytest.raises(DudoError):
         SearchBot(random.Random(0), budget=0.0)
+
+
+def test_an_adviser_searches_without_a_clock() -> None:
+    """Hints and reviews give the same advice for the same view, however busy the machine."""
+    adviser = make_adviser("hard", random.Random(1))
+    assert isinstance(adviser, HardBot)
+    search = adviser.fallback
+    assert isinstance(search, SearchBot) and search.budget == math.inf
+    game = Game(PRESETS["dudo"], 4, seed=3)
+    game.push(game.legal_actions()[2])
+    view = game.view(game.to_move)
+    first = make_adviser("hard", random.Random("same")).choose(view)
+    assert all(make_adviser("hard", random.Random("same")).choose(view) == first for _ in range(3))
+    assert type(make_adviser("easy", random.Random(1))) is type(make_bot("easy", random.Random(1)))

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from dudo.bots import make_bot, out_of_turn_call
+from dudo.bots import make_adviser, out_of_turn_call
 from dudo.engine.actions import Action, Bid, Call, DoubtPass, Pass, RevealBid, SpotOn
 from dudo.engine.chance import hand_rolls
 from dudo.engine.counting import pass_hand
@@ -137,7 +137,7 @@ def review(
     would have done in each view. An unknown level raises :class:`DudoError`."""
     reviewed = []
     for number, decision, yours in riskiest(decisions, count):
-        bot = make_bot(level, random.Random(f"dudo-review:{seed}:{number}"))
+        bot = make_adviser(level, random.Random(f"dudo-review:{seed}:{number}"))
         view = decision.view
         choice = out_of_turn_call(bot, view) if decision.out_of_turn else bot.choose(view)
         theirs = None if choice is None else action_odds(view, choice)

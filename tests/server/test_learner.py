@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from dudo.bots import make_bot
+from dudo.bots import make_adviser
 from dudo.engine.actions import Bid
 from dudo.engine.fair import chance_for
 from dudo.engine.game import Game
@@ -132,7 +132,7 @@ def test_the_hints_are_the_odds_and_the_bot_of_the_players_own_view(
         assert spoken["chance"] == answer["chance"]
 
         suggested = ask(ana, {"type": "suggest"})
-        bot = make_bot("hard", random.Random(suggestion_seed(game_id, turn, 0)))
+        bot = make_adviser("hard", random.Random(suggestion_seed(game_id, turn, 0)))
         assert suggested["level"] == "hard"
         assert suggested["action"] == str(bot.choose(view))
         assert suggested["turn"] == turn
@@ -354,7 +354,7 @@ def test_the_panel_shows_the_odds_of_dudo_odds_in_the_pages_language(
     page.focus("#learner-suggest")
     page.keyboard.press("Enter")
     seed = suggestion_seed(live_view(server, code)[2], turn, 0)
-    advice = make_bot("hard", random.Random(seed)).choose(view)
+    advice = make_adviser("hard", random.Random(seed)).choose(view)
     expect(page.locator("#learner-suggestion")).to_have_attribute("data-action", str(advice))
     expect(page.locator("#learner-suggest")).to_be_focused()
     page.locator("#learner").scroll_into_view_if_needed()

@@ -106,7 +106,7 @@ def test_a_book_solves_big_rounds_under_the_abstraction_and_the_bot_plays_them(
             assert reopened.abstract(position).position == position
     # The opener of 2 dice against 1 is well ahead; of 1 against 2 well behind.
     assert reopened.value(Position((2, 1))) > 0.3 > -0.3 > reopened.value(Position((1, 2)))
-    bot = SolverBot(random.Random(5), book=reopened)
+    bot = SolverBot(random.Random(5), book=reopened, min_recall=2)
     sources: dict[str, int] = {}
     for seed in range(12):
         game = Game(RULES, 2, seed=seed)
@@ -130,7 +130,7 @@ def test_a_raise_past_the_window_leaves_the_bot_to_its_fallback(tmp_path: Path) 
     book = solve_book(rules, 2, Budget(target=1e-2), tmp_path, abstraction=narrow)
     assert book.kind(Position((2, 2))) == "abstract"
     strategy = book.abstract(Position((2, 2)))
-    bot = SolverBot(random.Random(1), book=book)
+    bot = SolverBot(random.Random(1), book=book, min_recall=2)
     game = Game(rules, 2, seed=1)
     opener = game.to_move
     game.push(strategy.bids[0])
@@ -183,7 +183,7 @@ def test_exploitability_from_the_book_equals_asking_the_bot_everywhere(tmp_path:
     book = solve_book(RULES, 2, Budget(target=1e-3), tmp_path, abstraction=SMALL)
     position = Position((2, 2))
     round_ = build_round(RULES, position, book.continuation)
-    bot = SolverBot(random.Random(0), book=book)
+    bot = SolverBot(random.Random(0), book=book, min_recall=2)
     lifted = book_strategy(bot, round_)
     assert lifted is not None
     query = BotQuery(round_, bot)

@@ -25,6 +25,7 @@ reads (:mod:`dudo.solver.exploit`).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 
@@ -42,6 +43,7 @@ __all__ = [
     "PolicyBot",
     "ProbabilityBot",
     "RandomBot",
+    "make_adviser",
     "make_bot",
     "out_of_turn_call",
     "policy_of",
@@ -127,3 +129,15 @@ def make_bot(name: str, rng: random.Random) -> Bot:
             " or cmd:COMMAND for a program speaking the bot protocol"
         )
     return factory(rng)
+
+
+def make_adviser(name: str, rng: random.Random) -> Bot:
+    """A bot of level ``name`` to advise a player (hints, reviews): as :func:`make_bot`, but
+    ``hard`` searches without a time budget, so the same view and generator always get the
+    same advice, however busy the machine is."""
+    key = name.strip().lower() if isinstance(name, str) else ""
+    if BOT_ALIASES.get(key, key) == "hard":
+        from dudo.bots.hard import HardBot
+
+        return HardBot(rng, budget=math.inf)
+    return make_bot(name, rng)

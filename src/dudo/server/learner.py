@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from dudo.bots import make_bot, out_of_turn_call
+from dudo.bots import make_adviser, out_of_turn_call
 from dudo.engine.actions import Action, Bid, Call, RevealBid
 from dudo.engine.fair import FairSeed, chance_for
 from dudo.engine.game import Game
@@ -92,7 +92,7 @@ def suggestion_seed(game: int, turn: int, player: int) -> str:
 def suggestion(view: PlayerView, seed: str, level: str = ADVISER) -> Action | None:
     """What a ``level`` bot would play in ``view``: its move when the viewer is to move; out
     of turn, a call or None (it would let play go on)."""
-    bot = make_bot(level, random.Random(seed))
+    bot = make_adviser(level, random.Random(seed))
     if view.my_turn:
         return bot.choose(view) if view.legal_actions else None
     if view.viewer is not None and Call(by=view.viewer) in view.legal_actions:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from dudo.bots import make_bot
+from dudo.bots import make_adviser
 from dudo.bots.odds import Counting
 from dudo.engine.actions import CALL, Action, Bid, Call, DoubtPass, Pass, RevealBid, SpotOn
 from dudo.engine.view import PlayerView
@@ -86,7 +86,7 @@ def show_hint(screen: Narrator, view: PlayerView, adviser: str | None = REVIEWER
             )
         )
     if adviser is not None and view.my_turn and view.legal_actions:
-        advice = make_bot(adviser, random.Random(view.round_number)).choose(view)
+        advice = make_adviser(adviser, random.Random(view.round_number)).choose(view)
         screen.line(screen.t("would_play", level=adviser, action=_what(screen, advice, view)))
 
 
