@@ -419,12 +419,14 @@ def lift_strategy(strategy: AbstractStrategy, round_: Round) -> Strategy:
     if not np.array_equal(edge_code[found[tree_edges]], tree_code[tree_edges]):
         raise SolverError("lift: some bid of the round has no abstract edge (a window?)")
     totals = _row_totals(strategy.edge_start, strategy.edge_prob, strategy.call_prob)
-    safe = np.where(totals > 0, totals, 1.0)
+    safe = np.where(totals > 0, totals, 1.0).astype(np.float32)  # float32 temporaries
     h = max(round_.hands(0), round_.hands(1))
     sigma_in = np.zeros((n, h), dtype=np.float32)
     sigma_call = np.zeros((n, h), dtype=np.float32)
     parent_node = node_of[np.maximum(round_.parent, 0)]
-    sigma_in[1:] = strategy.edge_prob[found[1:], :h] / safe[parent_node[1:], :h]
-    sigma_call[:] = strategy.call_prob[node_of, :h] / safe[node_of, :h]
+    sigma_in[1:] = strategy.edge_prob[found[1:], :h]
+    sigma_in[1:] /= safe[parent_node[1:], :h]
+    sigma_call[:] = strategy.call_prob[node_of, :h]
+    sigma_call /= safe[node_of, :h]
     sigma_call[0] = 0.0
     return Strategy(sigma_in, sigma_call)
