@@ -30,6 +30,7 @@ from dudo.solver.round import Round
 from dudo.solver.sweeps import (
     Averaging,
     Fold,
+    RegretUpdate,
     call_matrices,
     call_values,
     fold_up,
@@ -75,6 +76,10 @@ SCHEDULES: dict[Algorithm, Schedule] = {
     Algorithm.DCFR_PLUS: Schedule(True, (1.5, 0.0), 4.0),
     Algorithm.PCFR_PLUS: Schedule(True, None, 2.0, predictive=True),
 }
+
+
+def _floor(part: Array) -> None:
+    np.maximum(part, 0, out=part)
 
 
 def parse_algorithm(text: str) -> Algorithm:
@@ -180,19 +185,40 @@ class RoundSolver:
                 self.sigma_in,
                 self.sigma_call,
                 regrets=(self.regret_in, self.regret_call),
+                update=None if schedule.predictive else self._regret_update(t),
             )
-            if schedule.discount is not None:
-                self._discount(p, t, *schedule.discount)
             if schedule.predictive:
+                if schedule.discount is not None:
+                    self._discount(p, t, *schedule.discount)
                 # This update's regrets (before the floor) predict the next one's.
                 for regret, last in self._own_pairs(p):
                     np.subtract(regret, last, out=last)
-            if schedule.floor_regrets:
-                self._clip(p)
-            if schedule.predictive:
+                if schedule.floor_regrets:
+                    self._clip(p)
                 for regret, last in self._own_pairs(p):
                     last += regret
             self._match(p, predicted=schedule.predictive)
+
+    def _regret_update(self, t: int) -> RegretUpdate | None:
+        """The discount and floor of iteration t, applied to each block of regrets as soon
+        as it is updated (one trip through memory instead of three)."""
+        schedule = self.schedule
+        floor = schedule.floor_regrets
+        if schedule.discount is None:
+            return _floor if floor else None
+        alpha, beta = schedule.discount
+        # In the regrets' dtype, so that a float32 block is scaled in float32 as before.
+        up = self.dtype(t**alpha / (t**alpha + 1))
+        down = self.dtype(t**beta / (t**beta + 1))
+
+        def update(part: Array) -> None:
+            if floor:  # negative regrets end at 0 whatever their discount
+                np.maximum(part, 0, out=part)
+                part *= up
+            else:
+                part *= np.where(part > 0, up, down)
+
+        return update
 
     def _own_regrets(self, player: int) -> list[Array]:
         """Views of ``player``'s regrets: their calls, and their bids (the edges into the
