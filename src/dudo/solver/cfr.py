@@ -253,13 +253,28 @@ class RoundSolver:
         for part in self._own_regrets(player):
             np.maximum(part, 0, out=part)
 
-    def average(self) -> Strategy:
-        """The average strategy (the one that converges to an equilibrium)."""
-        sigma_in = np.zeros_like(self.avg_in)
-        sigma_call = np.zeros_like(self.avg_call)
+    def average(self, out: Strategy | None = None) -> Strategy:
+        """The average strategy (the one that converges to an equilibrium), in new arrays or
+        written into ``out``'s."""
+        if out is None:
+            out = Strategy(np.zeros_like(self.avg_in), np.zeros_like(self.avg_call))
         for p in (0, 1):
-            normalise(self.round, p, self.avg_in, self.avg_call, sigma_in, sigma_call, self._values)
-        return Strategy(sigma_in, sigma_call)
+            normalise(
+                self.round,
+                p,
+                self.avg_in,
+                self.avg_call,
+                out.sigma_in,
+                out.sigma_call,
+                self._values,
+            )
+        return out
+
+    def rematch(self) -> None:
+        """Recompute the current strategy from the regrets (after its arrays were lent out,
+        as :func:`~dudo.solver.evaluate.evaluate_average` does)."""
+        for p in (0, 1):
+            self._match(p, predicted=self.schedule.predictive)
 
     def scratch(self) -> tuple[Array, Array]:
         """Two work arrays free between steps (for :func:`~dudo.solver.evaluate.evaluate`)."""
@@ -301,5 +316,4 @@ class RoundSolver:
                 )
             target[...] = array
         self.iteration = int(state["iteration"])
-        for p in (0, 1):
-            self._match(p, predicted=self.schedule.predictive)
+        self.rematch()
