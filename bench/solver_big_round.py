@@ -27,6 +27,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import argparse
 import csv
 import resource
+import statistics
 import time
 from pathlib import Path
 
@@ -73,14 +74,26 @@ def main() -> None:
     )
     solver = RoundSolver(round_, parse_algorithm(args.algorithm))
     print(f"solver: {args.algorithm}, {solver.dtype.__name__}", flush=True)
-    begin, cpu_begin, iterating = time.perf_counter(), cpu_seconds(), 0.0
+    begin, cpu_begin = time.perf_counter(), cpu_seconds()
+    steps: list[float] = []
     rows: list[dict[str, float]] = []
+    judged = 0.0  # how long the last evaluation took
+    out_of_time = False
     while True:
-        tick = time.perf_counter()
+        block: list[float] = []
         for _ in range(args.eval_every):
+            # Stop early enough that the last evaluation, too, ends within --seconds.
+            elapsed = time.perf_counter() - begin
+            if block and elapsed + statistics.median(steps[-20:]) + judged > args.seconds:
+                out_of_time = True
+                break
+            tick = time.perf_counter()
             solver.step()
-        iterating += time.perf_counter() - tick
+            block.append(time.perf_counter() - tick)
+            steps.append(block[-1])
+        tick = time.perf_counter()
         result = evaluate_average(solver)
+        judged = time.perf_counter() - tick
         wall, cpu = time.perf_counter() - begin, cpu_seconds() - cpu_begin
         rows.append(
             {
@@ -98,16 +111,18 @@ def main() -> None:
                 writer.writerows(rows)
         print(
             f"iter {solver.iteration:5d}  wall {wall:8.1f} s  cpu {cpu:8.1f} s  "
-            f"{iterating / solver.iteration:6.2f} s/iter  value {result.value:+.6f}  "
+            f"{statistics.median(block):6.2f} s/iter (median)  eval {judged:5.1f} s  "
+            f"value {result.value:+.6f}  "
             f"exploitability {result.exploitability:.3e}  peak {peak_gib():.2f} GiB",
             flush=True,
         )
-        if result.exploitability <= args.target or wall >= args.seconds:
+        if result.exploitability <= args.target or out_of_time or wall >= args.seconds:
             break
     reached = "reached" if result.exploitability <= args.target else "did not reach"
     print(
         f"{reached} {args.target:g} after {solver.iteration} iterations: wall {wall:.0f} s "
-        f"(+{built:.0f} s to build), cpu {cpu:.0f} s, peak {peak_gib():.2f} GiB"
+        f"(+{built:.0f} s to build), cpu {cpu:.0f} s, peak {peak_gib():.2f} GiB; "
+        f"median iteration {statistics.median(steps):.2f} s"
     )
 
 
