@@ -39,10 +39,10 @@ class Fold(Enum):
 def block_buffer(round_: Round, like: Array, slot: int = 0) -> Array:
     """A work array of one block (:func:`blocks`) shaped like ``like``'s rows; ``slot``
     tells apart buffers used at the same time."""
-    key = (f"{like.dtype.str}/block{slot}", like.shape[1])
+    rows = max(1, BLOCK // max(like.shape[1], 1))
+    key = (f"{like.dtype.str}/block{slot}/{rows}", like.shape[1])
     found = round_.buffers.get(key)
     if found is None:
-        rows = max(1, BLOCK // max(like.shape[1], 1))
         found = round_.buffers[key] = np.empty((rows, like.shape[1]), like.dtype)
     return found
 
