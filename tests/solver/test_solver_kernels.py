@@ -46,7 +46,8 @@ def test_block_size_does_not_change_the_iterates(
     monkeypatch.setattr(sweeps, "BLOCK", 5 * width + 1)  # five rows a block
     blocked = _solve(name, algorithm, 6)
     for key, expected in whole.state().items():
-        np.testing.assert_allclose(blocked.state()[key], expected, rtol=1e-12, atol=1e-15)
+        found = blocked.state()[key].astype(np.float64)
+        np.testing.assert_allclose(found, expected.astype(np.float64), rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(blocked.sigma_in, whole.sigma_in, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(blocked.sigma_call, whole.sigma_call, rtol=1e-12, atol=1e-15)
 
