@@ -36,6 +36,8 @@ from dudo.engine.rules import parse_assignment
 from dudo.solver import Position, build_round
 from dudo.solver.cfr import RoundSolver, parse_algorithm
 from dudo.solver.evaluate import evaluate_average
+from dudo.solver.plots import plot_history
+from dudo.solver.store import History
 
 
 def peak_gib() -> float:
@@ -57,6 +59,7 @@ def main() -> None:
     parser.add_argument("--target", type=float, default=1e-3)
     parser.add_argument("--seconds", type=float, default=3600.0)
     parser.add_argument("--curve", type=Path, help="CSV file for the convergence curve")
+    parser.add_argument("--plot", type=Path, help="PNG/SVG/PDF plot of the curve")
     args = parser.parse_args()
     options = dict(parse_assignment(s) for s in args.settings)
     rules = preset(args.rules, **options)
@@ -77,6 +80,7 @@ def main() -> None:
     begin, cpu_begin = time.perf_counter(), cpu_seconds()
     steps: list[float] = []
     rows: list[dict[str, float]] = []
+    history = History()
     judged = 0.0  # how long the last evaluation took
     out_of_time = False
     while True:
@@ -102,8 +106,11 @@ def main() -> None:
                 "cpu_seconds": round(cpu, 2),
                 "value": result.value,
                 "exploitability": result.exploitability,
+                "lower": result.value_bounds[0],
+                "upper": result.value_bounds[1],
             }
         )
+        history.add(solver.iteration, wall, result)
         if args.curve is not None:
             with args.curve.open("w", newline="") as out:
                 writer = csv.DictWriter(out, fieldnames=list(rows[0]))
@@ -124,6 +131,9 @@ def main() -> None:
         f"(+{built:.0f} s to build), cpu {cpu:.0f} s, peak {peak_gib():.2f} GiB; "
         f"median iteration {statistics.median(steps):.2f} s"
     )
+    if args.plot is not None:  # at the end: drawing is no part of the solve's time
+        title = f"{args.rules} {args.dice[0]}v{args.dice[1]}, {args.algorithm}"
+        plot_history(history, args.plot, title)
 
 
 if __name__ == "__main__":
