@@ -31,6 +31,7 @@ from dudo.solver.sweeps import (
     Averaging,
     Fold,
     RegretUpdate,
+    block_buffer,
     call_matrices,
     call_values,
     fold_up,
@@ -144,10 +145,11 @@ class RoundSolver:
         for p in (0, 1):
             self._match(p)
 
-    def _match(self, player: int, predicted: bool = False) -> None:
+    def _match(self, player: int, predicted: bool = False, totals_ready: bool = False) -> None:
         """Regret matching: the current strategy of ``player`` from positive regrets
         (CFR+ keeps regrets >= 0; DCFR's may be negative, and only their positive part counts);
-        ``predicted``: from the regrets plus the prediction, held in the ``_last`` arrays."""
+        ``predicted``: from the regrets plus the prediction, held in the ``_last`` arrays;
+        ``totals_ready``: each node's sum of positive regrets is in ``_work`` already."""
         weights = (self.regret_in, self.regret_call)
         if predicted:
             assert self._last_in is not None and self._last_call is not None
@@ -158,8 +160,9 @@ class RoundSolver:
             *weights,
             self.sigma_in,
             self.sigma_call,
-            self._values,
+            self._work if totals_ready else self._values,
             positive_part=predicted or not self.schedule.floor_regrets,
+            totals_ready=totals_ready,
         )
 
     def step(self) -> None:
@@ -186,6 +189,7 @@ class RoundSolver:
                 self.sigma_call,
                 regrets=(self.regret_in, self.regret_call),
                 update=None if schedule.predictive else self._regret_update(t),
+                totals=not schedule.predictive,
             )
             if schedule.predictive:
                 if schedule.discount is not None:
@@ -197,7 +201,7 @@ class RoundSolver:
                     self._clip(p)
                 for regret, last in self._own_pairs(p):
                     last += regret
-            self._match(p, predicted=schedule.predictive)
+            self._match(p, predicted=schedule.predictive, totals_ready=not schedule.predictive)
 
     def _regret_update(self, t: int) -> RegretUpdate | None:
         """The discount and floor of iteration t, applied to each block of regrets as soon
@@ -211,12 +215,19 @@ class RoundSolver:
         up = self.dtype(t**alpha / (t**alpha + 1))
         down = self.dtype(t**beta / (t**beta + 1))
 
+        # Positive x becomes x * up, negative x * down: with up >= down (alpha >= beta) that
+        # is max(x * up, x * down), else the min; no mask, no temporary array.
+        pick = np.maximum if up >= down else np.minimum
+        buffer = block_buffer(self.round, self.regret_in, slot=1)
+
         def update(part: Array) -> None:
             if floor:  # negative regrets end at 0 whatever their discount
                 np.maximum(part, 0, out=part)
                 part *= up
             else:
-                part *= np.where(part > 0, up, down)
+                scaled_down = np.multiply(part, down, out=buffer[: len(part)])
+                part *= up
+                pick(part, scaled_down, out=part)
 
         return update
 

@@ -47,6 +47,20 @@ def block_buffer(round_: Round, like: Array, slot: int = 0) -> Array:
     return found
 
 
+def uniform_strategy(round_: Round, player: int, like: Array) -> Array:
+    """``(nodes of the player, 1)``: 1 / the number of actions at each of the player's nodes
+    (its bids, and the call but at the root), in ``like``'s dtype; made once a round."""
+    key = (f"{like.dtype.str}/uniform{player}", 1)
+    found = round_.buffers.get(key)
+    if found is None:
+        mine = round_.region(player)
+        nodes = np.arange(mine.start, mine.stop)
+        actions = round_.child_count[mine] + (nodes > 0)
+        found = (1.0 / np.maximum(actions, 1)).astype(like.dtype)[:, None]
+        round_.buffers[key] = found
+    return found
+
+
 def blocks(layer: Layer, width: int) -> Iterator[tuple[slice, slice | IntArray]]:
     """The layer's rows in blocks of about :data:`BLOCK` cells, each with its parents."""
     step = max(1, BLOCK // max(width, 1))
@@ -76,12 +90,15 @@ def normalise(
     out_call: Array,
     scratch: Array,
     positive_part: bool = False,
+    totals_ready: bool = False,
 ) -> None:
     """Turn ``player``'s non-negative action weights into their behaviour strategy (uniform
     where a node's weights sum to 0), written into ``out_in`` / ``out_call`` (the other
     player's entries are left as they are). ``scratch`` is overwritten. With
     ``positive_part`` the weights are regrets, of which only the positive part counts
-    (taken block by block: no full-size copies)."""
+    (taken block by block: no full-size copies). With ``totals_ready`` the player's rows
+    of ``scratch`` already hold each node's sum of weights (as :func:`fold_up` leaves
+    them)."""
     width = scratch.shape[1]
     buffer = block_buffer(round_, weight_in)
 
@@ -93,19 +110,18 @@ def normalise(
 
     mine = round_.region(player)
     total = scratch[mine]
-    if positive_part:
-        np.maximum(weight_call[mine], 0, out=total)
-    else:
-        np.copyto(total, weight_call[mine])
-    if player == 0:
-        total[0] = 0.0  # the root has no call
-    for layer in round_.layers:
-        if layer.actor != player:  # edges into the other player's nodes are mine
-            for rows, parents in blocks(layer, width):
-                scratch[parents] += weights(rows)
-    nodes = np.arange(mine.start, mine.stop)
-    actions = round_.child_count[mine] + (nodes > 0)
-    uniform = (1.0 / np.maximum(actions, 1)).astype(scratch.dtype)[:, None]
+    if not totals_ready:
+        if positive_part:
+            np.maximum(weight_call[mine], 0, out=total)
+        else:
+            np.copyto(total, weight_call[mine])
+        if player == 0:
+            total[0] = 0.0  # the root has no call
+        for layer in round_.layers:
+            if layer.actor != player:  # edges into the other player's nodes are mine
+                for rows, parents in blocks(layer, width):
+                    scratch[parents] += weights(rows)
+    uniform = uniform_strategy(round_, player, scratch)
     blank = total <= 0  # no positive weight: play uniformly
     for rows in row_blocks(mine, width):
         local = slice(rows.start - mine.start, rows.stop - mine.start)
@@ -226,12 +242,15 @@ def fold_up(
     sigma_call: Array | None = None,
     regrets: tuple[Array, Array] | None = None,
     update: RegretUpdate | None = None,
+    totals: bool = False,
 ) -> Array:
     """Fold the call values ``term`` (from :func:`call_values`) up the tree into ``values``:
     each node's value for ``player`` of playing on from it. At the player's own nodes,
     EXPECT weights by ``sigma_*`` (and with ``regrets`` adds the instantaneous regrets
-    into them, then applies ``update`` to them); BEST takes the best action per signal.
-    Returns the root's values."""
+    into them, then applies ``update`` to them; with ``totals`` it also leaves in ``term``,
+    at each of the player's nodes, the sum of its updated positive regrets, for
+    :func:`normalise` with ``totals_ready``, while they are in the cache); BEST takes the
+    best action per signal. Returns the root's values."""
     mine = round_.region(player)
     width = values.shape[1]
     if fold is Fold.EXPECT:
@@ -263,14 +282,7 @@ def fold_up(
                 values[parents] += values[rows]
     if regrets is not None:
         regret_in, regret_call = regrets
-        for layer in round_.layers:
-            if layer.actor != player:
-                for rows, parents in blocks(layer, width):
-                    part = regret_in[rows]
-                    part += values[rows]
-                    part -= values[parents]
-                    if update is not None:
-                        update(part)
+        # The calls first: with ``totals`` the sums of positive regrets start from them.
         for rows in row_blocks(mine, width):
             part = regret_call[rows]
             part += term[rows]
@@ -279,5 +291,18 @@ def fold_up(
                 part[0] = 0.0  # the root has no call
             if update is not None:
                 update(part)
+            if totals:  # ``term`` is read for the last time here: it becomes the sums
+                np.maximum(part, 0, out=term[rows])
+        buffer = block_buffer(round_, values)
+        for layer in round_.layers:
+            if layer.actor != player:
+                for rows, parents in blocks(layer, width):
+                    part = regret_in[rows]
+                    part += values[rows]
+                    part -= values[parents]
+                    if update is not None:
+                        update(part)
+                    if totals:
+                        term[parents] += np.maximum(part, 0, out=buffer[: len(part)])
     root: Array = values[0]
     return root
