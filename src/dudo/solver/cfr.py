@@ -30,6 +30,8 @@ from dudo.solver.round import Round
 from dudo.solver.sweeps import (
     Averaging,
     Fold,
+    RegretUpdate,
+    block_buffer,
     call_matrices,
     call_values,
     fold_up,
@@ -75,6 +77,10 @@ SCHEDULES: dict[Algorithm, Schedule] = {
     Algorithm.DCFR_PLUS: Schedule(True, (1.5, 0.0), 4.0),
     Algorithm.PCFR_PLUS: Schedule(True, None, 2.0, predictive=True),
 }
+
+
+def _floor(part: Array) -> None:
+    np.maximum(part, 0, out=part)
 
 
 def parse_algorithm(text: str) -> Algorithm:
@@ -139,10 +145,11 @@ class RoundSolver:
         for p in (0, 1):
             self._match(p)
 
-    def _match(self, player: int, predicted: bool = False) -> None:
+    def _match(self, player: int, predicted: bool = False, totals_ready: bool = False) -> None:
         """Regret matching: the current strategy of ``player`` from positive regrets
         (CFR+ keeps regrets >= 0; DCFR's may be negative, and only their positive part counts);
-        ``predicted``: from the regrets plus the prediction, held in the ``_last`` arrays."""
+        ``predicted``: from the regrets plus the prediction, held in the ``_last`` arrays;
+        ``totals_ready``: each node's sum of positive regrets is in ``_work`` already."""
         weights = (self.regret_in, self.regret_call)
         if predicted:
             assert self._last_in is not None and self._last_call is not None
@@ -153,8 +160,9 @@ class RoundSolver:
             *weights,
             self.sigma_in,
             self.sigma_call,
-            self._values,
+            self._work if totals_ready else self._values,
             positive_part=predicted or not self.schedule.floor_regrets,
+            totals_ready=totals_ready,
         )
 
     def step(self) -> None:
@@ -180,19 +188,48 @@ class RoundSolver:
                 self.sigma_in,
                 self.sigma_call,
                 regrets=(self.regret_in, self.regret_call),
+                update=None if schedule.predictive else self._regret_update(t),
+                totals=not schedule.predictive,
             )
-            if schedule.discount is not None:
-                self._discount(p, t, *schedule.discount)
             if schedule.predictive:
+                if schedule.discount is not None:
+                    self._discount(p, t, *schedule.discount)
                 # This update's regrets (before the floor) predict the next one's.
                 for regret, last in self._own_pairs(p):
                     np.subtract(regret, last, out=last)
-            if schedule.floor_regrets:
-                self._clip(p)
-            if schedule.predictive:
+                if schedule.floor_regrets:
+                    self._clip(p)
                 for regret, last in self._own_pairs(p):
                     last += regret
-            self._match(p, predicted=schedule.predictive)
+            self._match(p, predicted=schedule.predictive, totals_ready=not schedule.predictive)
+
+    def _regret_update(self, t: int) -> RegretUpdate | None:
+        """The discount and floor of iteration t, applied to each block of regrets as soon
+        as it is updated (one trip through memory instead of three)."""
+        schedule = self.schedule
+        floor = schedule.floor_regrets
+        if schedule.discount is None:
+            return _floor if floor else None
+        alpha, beta = schedule.discount
+        # In the regrets' dtype, so that a float32 block is scaled in float32 as before.
+        up = self.dtype(t**alpha / (t**alpha + 1))
+        down = self.dtype(t**beta / (t**beta + 1))
+
+        # Positive x becomes x * up, negative x * down: with up >= down (alpha >= beta) that
+        # is max(x * up, x * down), else the min; no mask, no temporary array.
+        pick = np.maximum if up >= down else np.minimum
+        buffer = block_buffer(self.round, self.regret_in, slot=1)
+
+        def update(part: Array) -> None:
+            if floor:  # negative regrets end at 0 whatever their discount
+                np.maximum(part, 0, out=part)
+                part *= up
+            else:
+                scaled_down = np.multiply(part, down, out=buffer[: len(part)])
+                part *= up
+                pick(part, scaled_down, out=part)
+
+        return update
 
     def _own_regrets(self, player: int) -> list[Array]:
         """Views of ``player``'s regrets: their calls, and their bids (the edges into the
@@ -227,13 +264,28 @@ class RoundSolver:
         for part in self._own_regrets(player):
             np.maximum(part, 0, out=part)
 
-    def average(self) -> Strategy:
-        """The average strategy (the one that converges to an equilibrium)."""
-        sigma_in = np.zeros_like(self.avg_in)
-        sigma_call = np.zeros_like(self.avg_call)
+    def average(self, out: Strategy | None = None) -> Strategy:
+        """The average strategy (the one that converges to an equilibrium), in new arrays or
+        written into ``out``'s."""
+        if out is None:
+            out = Strategy(np.zeros_like(self.avg_in), np.zeros_like(self.avg_call))
         for p in (0, 1):
-            normalise(self.round, p, self.avg_in, self.avg_call, sigma_in, sigma_call, self._values)
-        return Strategy(sigma_in, sigma_call)
+            normalise(
+                self.round,
+                p,
+                self.avg_in,
+                self.avg_call,
+                out.sigma_in,
+                out.sigma_call,
+                self._values,
+            )
+        return out
+
+    def rematch(self) -> None:
+        """Recompute the current strategy from the regrets (after its arrays were lent out,
+        as :func:`~dudo.solver.evaluate.evaluate_average` does)."""
+        for p in (0, 1):
+            self._match(p, predicted=self.schedule.predictive)
 
     def scratch(self) -> tuple[Array, Array]:
         """Two work arrays free between steps (for :func:`~dudo.solver.evaluate.evaluate`)."""
@@ -275,5 +327,4 @@ class RoundSolver:
                 )
             target[...] = array
         self.iteration = int(state["iteration"])
-        for p in (0, 1):
-            self._match(p, predicted=self.schedule.predictive)
+        self.rematch()

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dudo.solver.cfr import Strategy, payoff_matrices
+from dudo.solver.cfr import RoundSolver, Strategy, payoff_matrices
 from dudo.solver.round import Round
 from dudo.solver.sweeps import Array, Fold, call_values, fold_up, reach
 
@@ -36,11 +36,17 @@ class Evaluation:
 
 
 def evaluate(
-    round_: Round, strategy: Strategy, scratch: tuple[Array, Array] | None = None
+    round_: Round,
+    strategy: Strategy,
+    scratch: tuple[Array, Array] | None = None,
+    payoff: tuple[Array, Array] | None = None,
 ) -> Evaluation:
     """Value and exact best responses of ``strategy`` (computed in the strategy's dtype).
-    ``scratch``: two arrays shaped like the strategy's to work in (saves memory)."""
-    payoff = payoff_matrices(round_, strategy.sigma_in.dtype)
+    ``scratch``: two arrays shaped like the strategy's to work in (saves memory);
+    ``payoff``: the round's :func:`~dudo.solver.cfr.payoff_matrices` in that dtype, if at
+    hand."""
+    if payoff is None:
+        payoff = payoff_matrices(round_, strategy.sigma_in.dtype)
     work, values = scratch if scratch is not None else _arrays(strategy)
     best0 = _best_response(round_, strategy, 0, payoff, work, values)
     # ``work`` holds player 0's call values against player 1's part: fold them for the value.
@@ -48,6 +54,17 @@ def evaluate(
     value = float(root.sum(dtype=np.float64))
     best1 = _best_response(round_, strategy, 1, payoff, work, values)
     return Evaluation(value, (best0, best1))
+
+
+def evaluate_average(solver: RoundSolver) -> Evaluation:
+    """:func:`evaluate` of the solver's average strategy without new memory: the average is
+    written over the current strategy (recomputed from the regrets afterwards, which costs
+    less than fresh arrays at 2v2: 2.8 GB of page faults)."""
+    lent = Strategy(solver.sigma_in, solver.sigma_call)
+    try:
+        return evaluate(solver.round, solver.average(out=lent), solver.scratch(), solver.payoff)
+    finally:
+        solver.rematch()
 
 
 def best_response_value(round_: Round, strategy: Strategy, player: int) -> float:
