@@ -91,7 +91,7 @@ class Round:
     representative: dict[tuple[int, int], tuple[int, ...]]  # a history per (bid, caller)
     buffers: dict[tuple[str, int], npt.NDArray[np.floating]] = field(
         default_factory=dict, repr=False, compare=False
-    )  # reusable work space, one layer high (see sweeps.layer_buffer)
+    )  # reusable work space (see sweeps.block_buffer, sweeps.uniform_strategy)
 
     @property
     def nodes(self) -> int:
