@@ -277,6 +277,14 @@ def solve_game(
     iterations: Annotated[
         int, typer.Option(help="Iterations of CFR for each abstract round.")
     ] = 100,
+    sweeps: Annotated[
+        int,
+        typer.Option(
+            help="Where a right spot-on wins a die (values go round in a cycle), solve the "
+            "positions concerned this many more times with the values just found: with a "
+            "quarter of --iterations, the last time with all of them."
+        ),
+    ] = 3,
 ) -> None:
     """Solve whole heads-up games bottom-up and store every round's strategy (a book)."""
     _one_blas_thread()
@@ -295,6 +303,7 @@ def solve_game(
             starts=[_start(text) for text in start or []],
             whole_tree_dice=whole_tree_dice,
             iterations=iterations,
+            sweeps=sweeps,
         )
     )
 

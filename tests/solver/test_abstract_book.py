@@ -18,7 +18,13 @@ from dudo.solver.abstract_strategy import (
     lift_strategy,
     sample_value,
 )
-from dudo.solver.abstraction import AbstractSolver, abstract_size, build_abstract_round, lift
+from dudo.solver.abstraction import (
+    WHOLE,
+    AbstractSolver,
+    abstract_size,
+    build_abstract_round,
+    lift,
+)
 from dudo.solver.book import Book, solve_book
 from dudo.solver.evaluate import evaluate
 from dudo.solver.exploit import (
@@ -53,7 +59,7 @@ def test_every_row_of_a_stored_strategy_is_a_distribution(tmp_path: Path) -> Non
     for node in range(loaded.nodes):
         player = int(loaded.key_actor[node])
         history = tuple(int(b) for b in loaded.keys[node] if b >= 0)
-        if not loaded.key_whole[node]:
+        if not loaded.key_flags[node] & WHOLE:
             continue  # reached by longer histories; the whole ones are enough here
         for hand in range(len(loaded.signals[player])):
             options = loaded.options(history, hand)

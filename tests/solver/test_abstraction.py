@@ -61,7 +61,8 @@ def test_short_recall_gives_a_smaller_graph_and_a_real_strategy(recall: int) -> 
     # Nodes that remember the same bids play the same.
     groups: dict[object, list[int]] = {}
     for node in range(round_.nodes):
-        groups.setdefault(abstract_key(round_.history(node), recall), []).append(node)
+        key = abstract_key(round_.history(node), recall, len(round_.bids))
+        groups.setdefault(key, []).append(node)
     merged = [nodes for nodes in groups.values() if len(nodes) > 1]
     assert merged
     for nodes in merged[:50]:

@@ -121,8 +121,8 @@ def test_a_book_of_some_starts_only(tmp_path: Path) -> None:
     assert not book.solved(Position((2, 2))) and not book.has_value(Position((1, 2)))
     with pytest.raises(SolverError, match="more than max_dice=1"):
         solve_book(RULES, 1, BUDGET, tmp_path / "bad", starts=[Position((2, 1))])
-    with pytest.raises(SolverError, match="spot_on=false"):
-        solve_book(preset("dudo"), 1, BUDGET, tmp_path / "dudo")
+    with pytest.raises(SolverError, match="reveal_reroll=false"):
+        solve_book(preset("dudo", reveal_reroll=True), 1, BUDGET, tmp_path / "reroll")
 
 
 # --- where books live ----------------------------------------------------------------------------
@@ -244,7 +244,10 @@ def test_missing_or_foreign_books_are_clear_errors(book_dir: Path, tmp_path: Pat
         ({"format": "dudo-record"}, "format 'dudo-record', not a dudo solver book"),
         ({"version": 99}, "book version 99"),
         ({"rules": {"faces": "many"}}, "rules are not valid"),
-        ({"rules": preset("dudo").to_dict()}, "cannot be solved.*spot_on=false"),
+        (
+            {"rules": preset("dudo", reveal_reroll=True).to_dict()},
+            "cannot be solved.*reveal_reroll=false",
+        ),
         ({"max_dice": 9}, "max_dice 9"),
         ({"values": "all"}, "'values' is missing or not a list"),
         ({"values": [{"position": {"dice": [1]}, "value": 0.5}]}, "not a position"),

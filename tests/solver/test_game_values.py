@@ -62,5 +62,9 @@ def test_starting_positions_and_unsupported_rules() -> None:
     assert [p.dice for p in starting_positions(rules, 2)] == [(1, 1), (1, 2), (2, 1), (2, 2)]
     with pytest.raises(SolverError, match="dice_per_player"):
         starting_positions(rules, 6)
-    with pytest.raises(SolverError, match="spot_on=false"):
-        GameSolver(preset("dudo")).value(Position((1, 1)))
+    with pytest.raises(SolverError, match="reveal_reroll=false"):
+        GameSolver(preset("dudo", reveal_reroll=True)).value(Position((1, 1)))
+    # Passes and spot-on claims are solved under the abstraction only.
+    with pytest.raises(SolverError, match="only the last-k-bids abstraction"):
+        spot_on_always = preset("dudo", faces=3, pass_hands="none", spot_on_threshold="none")
+        GameSolver(spot_on_always).value(Position((1, 1)))

@@ -230,7 +230,10 @@ def test_resume_refuses_a_checkpoint_of_other_rules(tmp_path: Path) -> None:
     [
         (("solve", "--rules", "yahtzee"), "unknown preset 'yahtzee'"),
         (("solve", "--set", "spot_on=maybe"), "spot_on='maybe' is not valid"),
-        (("solve", "--set", "spot_on=true"), "add --set spot_on=false"),
+        (
+            ("solve", "--set", "spot_on=true", "--set", "spot_on_threshold=none"),
+            "add --set spot_on=false",
+        ),
         (("solve", "--dice", "0", "1"), "player 0 has 0 dice"),
         (("solve", "--algorithm", "cfr"), "unknown algorithm 'cfr'"),
         (("solve", "--plot", "convergence.jpg"), "unknown file type '.jpg'"),

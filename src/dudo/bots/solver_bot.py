@@ -21,12 +21,13 @@ import logging
 import random
 
 from dudo.bots.probability import ProbabilityBot
-from dudo.engine.actions import CLOSED, OPEN, Action, Bid, Call, ObligeChoice
+from dudo.engine.actions import CLOSED, OPEN, Action, Bid, Call, DoubtPass, ObligeChoice, Pass
 from dudo.engine.errors import DudoError
 from dudo.engine.rules import ObligeVisibility
 from dudo.engine.view import PlayerView
 from dudo.solver.book import Book, find_book
 from dudo.solver.position import Position
+from dudo.solver.round import MoveKind, move_action
 
 _log = logging.getLogger(__name__)
 _warned: set[str] = set()
@@ -185,7 +186,7 @@ class SolverBot:
         (an opponent raised past its window) or offers what the engine does not allow."""
         strategy = book.abstract(position)
         index = {bid: i for i, bid in enumerate(strategy.bids)}
-        history = _bid_history(view, seats, index)
+        history = _move_history(view, seats, index)
         if history is None or len(history) % 2 != player:
             return None
         seen = view.seen_dice
@@ -196,17 +197,17 @@ class SolverBot:
         if found is None:
             return None
         legal = view.legal_actions
-        calls = [a for a in legal if isinstance(a, Call) and a.by in (None, view.viewer)]
+        calls = _ends(view)
         options: list[tuple[Action, float]] = []
-        for bid, p in found:
-            if bid is None:
+        for move, p in found:
+            if move is None:
                 if not calls:
                     return None
                 options.append((calls[0], p))
-            elif strategy.bids[bid] in legal:
-                options.append((strategy.bids[bid], p))
+            elif (action := move_action(strategy.bids, move)) in legal:
+                options.append((action, p))
             else:
-                return None  # the abstraction offers a bid the engine does not allow here
+                return None  # the abstraction offers a move the engine does not allow here
         return options if sum(p for _, p in options) > 0 else None
 
     def _play(
@@ -219,7 +220,7 @@ class SolverBot:
     ) -> list[tuple[Action, float]] | None:
         round_, strategy = book.policy(position)
         index = {bid: i for i, bid in enumerate(round_.bids)}
-        history = _bid_history(view, seats, index)
+        history = _move_history(view, seats, index)
         if history is None:
             return None
         node = round_.node_of(tuple(history))
@@ -233,7 +234,7 @@ class SolverBot:
             return None
         # The tree must offer exactly what the engine allows here.
         legal = view.legal_actions
-        calls = [a for a in legal if isinstance(a, Call) and a.by in (None, view.viewer)]
+        calls = _ends(view)
         children = round_.children(node)
         offered = {round_.bids[int(round_.bid[c])] for c in children}
         if offered != {a for a in legal if type(a) is Bid} or bool(calls) != (node > 0):
@@ -249,20 +250,34 @@ class SolverBot:
         return options
 
 
-def _bid_history(
+def _ends(view: PlayerView) -> list[Action]:
+    """The ways the player to act may end the round by doubting: an in-turn call, or
+    doubting a pass."""
+    return [
+        a
+        for a in view.legal_actions
+        if (isinstance(a, Call) and a.by in (None, view.viewer)) or isinstance(a, DoubtPass)
+    ]
+
+
+def _move_history(
     view: PlayerView, seats: tuple[int, int], index: dict[Bid, int]
 ) -> list[int] | None:
-    """The round's bids as indices into a round's bids, or None if it is not a heads-up
-    round of bids alternating between ``seats``."""
+    """The round's moves as a round's tree numbers them (``round.MoveKind``: bids by their
+    index in ``index``, then passes), or None if it is not a heads-up round of such moves
+    alternating between ``seats``."""
     history: list[int] = []
     for seat, action in view.round_actions:
         if isinstance(action, ObligeChoice):
             continue
-        if type(action) is not Bid or action not in index:
-            return None
         if seat != seats[len(history) % 2]:
             return None  # not the alternation of a heads-up round
-        history.append(index[action])
+        if type(action) is Bid and action in index:
+            history.append(index[action])
+        elif isinstance(action, Pass) and history:
+            history.append(MoveKind.PASS * len(index) + history[-1] % len(index))
+        else:
+            return None
     return history
 
 

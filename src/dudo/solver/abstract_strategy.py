@@ -1,10 +1,11 @@
 """A solved abstract round, ready to play and to store: what each player does at each node
 of an imperfect-recall abstraction (:mod:`dudo.solver.abstraction`), looked up by the
-bids a real round has seen so far.
+moves a real round has seen so far.
 
-:class:`AbstractStrategy` keeps the graph's nodes by key (the last ``recall`` bids, who acts,
-whether those are all the bids), the bids leaving each node (its edges, sorted by node) and,
-per node and hand of the player acting there, the probability of each bid and of calling.
+:class:`AbstractStrategy` keeps the graph's nodes by key (the last ``recall`` moves, who acts,
+whether those are all the moves and who has passed), the moves leaving each node (its edges,
+sorted by node) and, per node and hand of the player acting there, the probability of each
+move and of calling (or doubting a pass).
 Tiny probabilities are dropped when it is made (:data:`THRESHOLD`): they are noise of the
 averaging, cost space and invite no gain. A real history whose key has no node (an opponent
 raised past the abstraction's window) has no answer: the player falls back to its own
@@ -62,10 +63,11 @@ class AbstractStrategy:
     recall: int
     window: int | None
     bids: tuple[Bid, ...]
+    moves: int  # bids, then passes and spot-on claims if the round has them (MoveKind)
     signals: tuple[tuple[object, ...], tuple[object, ...]]
-    keys: npt.NDArray[np.int16]  # (M, recall) last bids, most recent last, -1 padded in front
+    keys: npt.NDArray[np.int16]  # (M, recall) last moves, most recent last, -1 padded in front
     key_actor: npt.NDArray[np.int8]  # (M,)
-    key_whole: npt.NDArray[np.bool_]  # (M,)
+    key_flags: npt.NDArray[np.uint8]  # (M,) abstraction.AbstractKey's flags
     edge_start: npt.NDArray[np.int64]  # (M+1,) node n's edges are edge_start[n]:edge_start[n+1]
     edge_bid: npt.NDArray[np.int16]  # (E,)
     edge_target: npt.NDArray[np.int32]  # (E,)
@@ -79,7 +81,7 @@ class AbstractStrategy:
     def __post_init__(self) -> None:
         # Nodes are found by an integer code of their key, in a sorted array: a dict of
         # tuples would cost more memory than the strategy itself in the big rounds.
-        codes = self._codes(self.keys, self.key_actor, self.key_whole)
+        codes = self._codes(self.keys, self.key_actor, self.key_flags)
         self._order = np.argsort(codes, kind="stable")
         self._sorted_codes = codes[self._order]
         self._hand_of: tuple[dict[str, int], dict[str, int]] = (
@@ -91,13 +93,13 @@ class AbstractStrategy:
         self,
         keys: npt.NDArray[np.integer[Any]],
         actor: npt.NDArray[np.integer[Any]],
-        whole: npt.NDArray[np.bool_],
+        flags: npt.NDArray[np.integer[Any]],
     ) -> npt.NDArray[np.int64]:
-        """One integer per key: its bids in base (bids + 1), then who acts and whether whole."""
+        """One integer per key: its moves in base (moves + 1), then who acts, then flags."""
         code = np.zeros(len(actor), dtype=np.int64)
         for column in range(keys.shape[1]):
-            code = code * (len(self.bids) + 1) + keys[:, column].astype(np.int64) + 1
-        return (code * 2 + actor.astype(np.int64)) * 2 + whole.astype(np.int64)
+            code = code * (self.moves + 1) + keys[:, column].astype(np.int64) + 1
+        return (code * 2 + actor.astype(np.int64)) * 8 + flags.astype(np.int64)
 
     @property
     def nodes(self) -> int:
@@ -112,20 +114,21 @@ class AbstractStrategy:
         return self._hand_of[player].get(_signal_text(signal))
 
     def node(self, history: Sequence[int]) -> int | None:
-        """The abstract node a round with these bids (indices into ``bids``) is at."""
-        bids, actor, whole = abstract_key(tuple(history), self.recall)
+        """The abstract node a round with these moves (see ``round.MoveKind``) is at."""
+        moves, actor, flags = abstract_key(tuple(history), self.recall, len(self.bids))
         row = np.full((1, self.recall), -1, dtype=np.int64)
-        if bids:
-            row[0, self.recall - len(bids) :] = bids
-        code = self._codes(row, np.array([actor]), np.array([whole]))[0]
+        if moves:
+            row[0, self.recall - len(moves) :] = moves
+        code = self._codes(row, np.array([actor]), np.array([flags]))[0]
         at = int(np.searchsorted(self._sorted_codes, code))
         if at >= len(self._sorted_codes) or self._sorted_codes[at] != code:
             return None
         return int(self._order[at])
 
     def options(self, history: Sequence[int], hand: int) -> list[tuple[int | None, float]] | None:
-        """What the player to act after ``history`` plays with ``hand``: (bid index, or None
-        for the call, probability), or None where the abstraction has no node."""
+        """What the player to act after ``history`` plays with ``hand``: (move, or None for
+        the call or the doubt of a pass, probability), or None where the abstraction has no
+        node."""
         node = self.node(history)
         if node is None:
             return None
@@ -155,6 +158,7 @@ class AbstractStrategy:
             "recall": self.recall,
             "window": self.window,
             "bids": [str(b) for b in self.bids],
+            "moves": self.moves,
             "signals": [list(self.signals[0]), list(self.signals[1])],
             "nodes": self.nodes,
             "edges": self.edges,
@@ -167,7 +171,7 @@ class AbstractStrategy:
         arrays: dict[str, npt.NDArray[np.generic]] = {
             "keys": self.keys,
             "key_actor": self.key_actor,
-            "key_whole": self.key_whole,
+            "key_flags": self.key_flags,
             "edge_start": self.edge_start.astype(np.int32),
             "edge_bid": self.edge_bid,
             "edge_target": self.edge_target,
@@ -186,8 +190,11 @@ class AbstractStrategy:
             position = Position.from_dict(meta["position"])
             recall, window = int(meta["recall"]), meta["window"]
             signals = tuple(tuple(_signal_from_json(s) for s in side) for side in meta["signals"])
-            names = ("keys", "key_actor", "key_whole", "edge_start", "edge_bid", "edge_target")
-            keys, actor, whole, start, bid, target = (arrays[n] for n in names)
+            names = ("keys", "key_actor", "edge_start", "edge_bid", "edge_target")
+            keys, actor, start, bid, target = (arrays[n] for n in names)
+            # Books written before passes were solved stored a "whole" flag alone.
+            flags = arrays["key_flags"] if "key_flags" in arrays else arrays["key_whole"]
+            moves = int(meta.get("moves", len(meta["bids"])))
             edge_prob, call_prob = arrays["edge_prob"], arrays["call_prob"]
         except (KeyError, TypeError, ValueError) as error:
             raise SolverError(f"{path}: not a complete abstract strategy ({error})") from None
@@ -214,10 +221,11 @@ class AbstractStrategy:
             recall=recall,
             window=None if window is None else int(window),
             bids=bids,
+            moves=moves,
             signals=(signals[0], signals[1]),
             keys=keys.astype(np.int16),
             key_actor=actor.astype(np.int8),
-            key_whole=whole.astype(np.bool_),
+            key_flags=flags.astype(np.uint8),
             edge_start=start.astype(np.int64),
             edge_bid=bid.astype(np.int16),
             edge_target=target.astype(np.int32),
@@ -261,10 +269,11 @@ def from_profile(graph: AbstractRound, sigma: Profile) -> AbstractStrategy:
         recall=graph.recall,
         window=graph.window,
         bids=graph.bids,
+        moves=graph.moves,
         signals=graph.signals,
         keys=keys,
         key_actor=graph.actor.astype(np.int8),
-        key_whole=np.array([k[2] for k in graph.keys], dtype=np.bool_),
+        key_flags=np.array([k[2] for k in graph.keys], dtype=np.uint8),
         edge_start=start,
         edge_bid=graph.last_bid[target].astype(np.int16),
         edge_target=target.astype(np.int32),
@@ -403,7 +412,7 @@ def lift_strategy(strategy: AbstractStrategy, round_: Round) -> Strategy:
             keys[:, column] = np.where(alive, round_.bid[np.maximum(walker, 0)], -1)
         length += alive
         walker = np.where(alive, round_.parent[np.maximum(walker, 0)], 0)
-    whole = length <= k
+    whole = (length <= k).astype(np.uint8)  # nobody passes in a whole tree
     codes = strategy._codes(keys, round_.actor, whole)  # short histories: -1 in front
     at = np.minimum(np.searchsorted(strategy._sorted_codes, codes), strategy.nodes - 1)
     if not np.array_equal(strategy._sorted_codes[at], codes):

@@ -25,18 +25,31 @@ import numpy.typing as npt
 from dudo.engine import Bid, Rules
 from dudo.solver.cfr import DCFR_ALPHA, DCFR_BETA, DCFR_GAMMA, Strategy
 from dudo.solver.position import Position, SolverError, check_heads_up
-from dudo.solver.round import Continuation, Moves, Round, call_payoffs
+from dudo.solver.round import Continuation, Moves, Round, call_payoffs, move_rank, passed_flags
 
 IntArray = npt.NDArray[np.int64]
 Array = npt.NDArray[np.float64]
 
-AbstractKey = tuple[tuple[int, ...], int, bool]
-"""(the last k bids, who acts, whether those are all the round's bids)."""
+AbstractKey = tuple[tuple[int, ...], int, int]
+"""(the last k moves, who acts, flags): flag bit 0 says whether those are all the round's
+moves, bit 1 + p that player p has passed in the round (what the rules need remembered)."""
+
+WHOLE = 1
 
 
-def abstract_key(history: tuple[int, ...], k: int) -> AbstractKey:
-    """What a player remembers of a round's bid ``history``."""
-    return (history[-k:] if k else (), len(history) % 2, len(history) <= k)
+def abstract_key(history: tuple[int, ...], k: int, nbids: int) -> AbstractKey:
+    """What a player remembers of a round's ``history`` of moves (see
+    :class:`~dudo.solver.round.MoveKind`; ``nbids`` bids in the round)."""
+    flags = passed_flags(history, nbids) << 1 | (WHOLE if len(history) <= k else 0)
+    return (history[-k:] if k else (), len(history) % 2, flags)
+
+
+def child_key(key: AbstractKey, move: int, recall: int, nbids: int) -> AbstractKey:
+    """The key after ``move`` is played at a node of key ``key``."""
+    history, who, flags = key
+    whole = flags & WHOLE and len(history) + 1 <= recall
+    passed = flags >> 1 | (1 << who if nbids <= move < 2 * nbids else 0)
+    return ((*history, move)[-recall:], 1 - who, passed << 1 | (WHOLE if whole else 0))
 
 
 @dataclass
@@ -48,6 +61,7 @@ class AbstractRound:
     recall: int
     window: int | None
     bids: tuple[Bid, ...]
+    moves: int  # bids, then passes and spot-on claims if the round has them (MoveKind)
     keys: list[AbstractKey]  # node -> key (node 0 is the start of the round)
     index: dict[AbstractKey, int]
     actor: IntArray  # (M,)
@@ -57,7 +71,7 @@ class AbstractRound:
     layer_edges: list[tuple[int, int, int]]  # (first edge, end edge, layer's bid) in order
     signals: tuple[tuple[object, ...], tuple[object, ...]]
     joint: Array  # (S0, S1) probability of each pair of signals
-    payoff: Array  # (bids, caller, S0, S1) player 0's payoff times probability
+    payoff: Array  # (moves, caller, S0, S1) player 0's payoff times probability
 
     @property
     def nodes(self) -> int:
@@ -88,7 +102,7 @@ def build_abstract_round(
     position = position.canonical()
     check_heads_up(rules, position)
     moves = Moves(rules, position)
-    root: AbstractKey = ((), 0, True)
+    root: AbstractKey = ((), 0, WHOLE)
     keys = [root]
     index = {root: 0}
     path_of: list[tuple[int, ...]] = [
@@ -99,14 +113,13 @@ def build_abstract_round(
     while frontier:
         nxt = []
         for node in frontier:
-            history, who, whole = keys[node]
+            _, who, flags = keys[node]
             path = path_of[node]
-            after = moves.after(path, len(path) if whole else 2 + who)
+            after = moves.after(path, len(path) if flags & WHOLE else 2 + who)
             if window is not None and path:
                 after = sorted(after)[:window]
             for b in after:
-                child_history = (*history, b)[-recall:]
-                key = (child_history, 1 - who, whole and len(history) + 1 <= recall)
+                key = child_key(keys[node], b, recall, moves.nbids)
                 child = index.get(key)
                 if child is None:
                     child = index[key] = len(keys)
@@ -117,14 +130,15 @@ def build_abstract_round(
         frontier = nxt
     actor = np.array([k[1] for k in keys], dtype=np.int64)
     last_bid = np.array([k[0][-1] if k[0] else -1 for k in keys], dtype=np.int64)
-    # Topological layers: by standing bid, after the round's first bids when a second bid
-    # may go down (free_transform).
-    full = np.array([k[2] for k in keys])
-    depth = np.array([len(k[0]) if k[2] else recall + 1 for k in keys])
+    # Topological layers: by last move (in move_rank's order), after the round's first bids
+    # when a second bid may go down (free_transform).
+    full = np.array([bool(k[2] & WHOLE) for k in keys])
+    depth = np.array([len(k[0]) if k[2] & WHOLE else recall + 1 for k in keys])
     src, dst, bid = (np.array(c, dtype=np.int64) for c in zip(*edges, strict=True))
-    goes_up = bool(np.all(last_bid[dst] > last_bid[src]))
+    rank = move_rank(last_bid, moves.nbids)
+    goes_up = bool(np.all(rank[dst] > rank[src]))
     stage = np.zeros(len(keys), dtype=np.int64) if goes_up else ((depth >= 2) | ~full)
-    layer_of = stage * len(moves.bids) + last_bid
+    layer_of = stage * 3 * moves.nbids + rank
     order = np.lexsort((dst, layer_of[dst]))
     src, dst, bid = src[order], dst[order], bid[order]
     edge_layer = layer_of[dst]
@@ -148,6 +162,7 @@ def build_abstract_round(
         recall=recall,
         window=window,
         bids=moves.bids,
+        moves=moves.count,
         keys=keys,
         index=index,
         actor=actor,
@@ -536,6 +551,8 @@ def lift(
     plays what its last ``recall`` bids say), for exact evaluation."""
     if round_.position != graph.position or round_.bids != graph.bids:
         raise SolverError("lift: the round and the abstract round differ")
+    if graph.moves != len(graph.bids):
+        raise SolverError("lift: whole trees with passes or spot-on claims are not built")
     n = round_.nodes
     k = graph.recall
     width = len(graph.bids) + 1
@@ -551,15 +568,15 @@ def lift(
         depth += alive
         walker = np.where(alive, round_.parent[np.maximum(walker, 0)], 0)
     whole = depth <= k
-    code = (code * 2 + round_.actor) * 2 + whole
+    code = (code * 2 + round_.actor) * 8 + whole  # nobody passes in a whole tree
 
     def encode(key: AbstractKey) -> int:
-        history, actor, full = key
+        history, actor, flags = key
         value = 0
         recent = list(reversed(history)) + [-1] * (k - len(history))
         for b in recent:
             value = value * width + b + 1
-        return (value * 2 + actor) * 2 + int(full)
+        return (value * 2 + actor) * 8 + flags
 
     table = np.array([encode(key) for key in graph.keys])
     order = np.argsort(table)
@@ -594,21 +611,21 @@ def abstract_size(
     """(nodes, edges) of the abstract graph :func:`build_abstract_round` would build, found
     without the payoffs (cheap), to choose a recall that fits a budget."""
     moves = Moves(rules, position.canonical())
-    root: AbstractKey = ((), 0, True)
+    root: AbstractKey = ((), 0, WHOLE)
     seen: dict[AbstractKey, tuple[int, ...]] = {root: ()}
     frontier: list[AbstractKey] = [root]
     edges = 0
     while frontier:
         nxt = []
         for key in frontier:
-            history, who, whole = key
+            _, who, flags = key
             path = seen[key]
-            after = moves.after(path, len(path) if whole else 2 + who)
+            after = moves.after(path, len(path) if flags & WHOLE else 2 + who)
             if window is not None and path:
                 after = sorted(after)[:window]
             edges += len(after)
             for b in after:
-                child = ((*history, b)[-recall:], 1 - who, whole and len(history) + 1 <= recall)
+                child = child_key(key, b, recall, moves.nbids)
                 if child not in seen:
                     seen[child] = (*path, b)
                     nxt.append(child)

@@ -194,8 +194,12 @@ class Book:
         starts: Sequence[Position],
         values: Mapping[Position, float],
         rounds: Mapping[Position, BookRound],
+        value_changes: Sequence[float] = (),
     ) -> None:
         self.directory = directory
+        # The largest change of a value in each sweep of GameSolver.refine (where a right
+        # spot-on's gained die makes values go round in a cycle).
+        self.value_changes = tuple(value_changes)
         self.rules = rules
         self.id = rules_id(rules)
         self.max_dice = max_dice
@@ -273,7 +277,13 @@ class Book:
             if not (directory / entry.file).is_file():
                 raise SolverError(f"the strategy file {entry.file} of {entry.label} is missing")
             rounds[entry.position] = entry
-        return cls(directory, rules, max_dice, starts, values, rounds)
+        changes = data.get("value_changes", [])
+        if not (
+            isinstance(changes, list)
+            and all(isinstance(c, int | float) and not isinstance(c, bool) for c in changes)
+        ):
+            raise SolverError(f"value_changes {changes!r} is not a list of numbers")
+        return cls(directory, rules, max_dice, starts, values, rounds, [float(c) for c in changes])
 
     # ------------------------------------------------------------------------ answers
 
@@ -409,6 +419,7 @@ def solve_book(
     starts: Sequence[Position] | None = None,
     abstraction: Abstraction | None = None,
     progress: Progress | None = None,
+    sweeps: int = 3,
 ) -> Book:
     """Solve the heads-up game under ``rules`` bottom-up and write it as a book.
 
@@ -419,7 +430,11 @@ def solve_book(
     rounds are solved; ``book.json`` last, so an interrupted build leaves no book.
     ``report`` gets a line per round. Rounds with more than ``abstraction.whole_tree_dice``
     dice are solved under that abstraction, if one is given (``progress`` follows their
-    iterations). Returns the book, opened from disk."""
+    iterations). Where a right spot-on wins a die, values go round in a cycle: the
+    positions concerned are solved ``sweeps`` more times (:meth:`GameSolver.refine`), with
+    a quarter of the abstraction's iterations but in the last sweep; the largest change of
+    a value in each sweep is recorded (``value_changes``).
+    Returns the book, opened from disk."""
     budget = budget if budget is not None else Budget()
     wanted = starting_positions(rules, max_dice)
     starts = list(wanted if starts is None else starts)
@@ -437,19 +452,24 @@ def solve_book(
     solver = GameSolver(
         rules, budget, keep_rounds=True, report=report, abstraction=abstraction, progress=progress
     )
-    entries: list[BookRound] = []
-    for start in starts:
-        solver.value(start)
+    entries: dict[Position, BookRound] = {}
+
+    def write_solved() -> None:
         for position, solved in list(solver.rounds.items()):
-            entries.append(
-                _write_round(
-                    folder, solved.round, solved.strategy, solved.iterations, solved.seconds, budget
-                )
+            entries[position] = _write_round(
+                folder, solved.round, solved.strategy, solved.iterations, solved.seconds, budget
             )
             del solver.rounds[position]  # written: free its tree and strategy
         for position, abstract in list(solver.abstract_rounds.items()):
-            entries.append(_write_abstract_round(folder, abstract.strategy))
+            entries[position] = _write_abstract_round(folder, abstract.strategy)
             del solver.abstract_rounds[position]
+
+    if abstraction is not None and sweeps > 0:
+        solver.rough = max(1, abstraction.iterations // 4)
+    for start in starts:
+        solver.value(start)
+        write_solved()
+    changes = solver.refine(sweeps, write_solved)
     data = {
         "format": BOOK_FORMAT,
         "version": BOOK_VERSION,
@@ -465,11 +485,12 @@ def solve_book(
             "algorithm": budget.algorithm.value,
         },
         "abstraction": None if abstraction is None else abstraction.to_dict(),
+        "value_changes": changes,
         "values": [
             {"label": p.label(), "position": p.to_dict(), "value": v}
             for p, v in sorted(solver.values.items(), key=lambda pv: _order(pv[0]))
         ],
-        "rounds": [e.to_dict() for e in sorted(entries, key=lambda e: _order(e.position))],
+        "rounds": [e.to_dict() for e in sorted(entries.values(), key=lambda e: _order(e.position))],
     }
     write_book_json(folder, data)
     return Book.open(folder)

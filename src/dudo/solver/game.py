@@ -2,8 +2,14 @@
 
 Between rounds everything is public (:class:`~dudo.solver.position.Position`), so a game's
 equilibrium is an equilibrium of each round whose calls pay the value of the position they
-lead to. With spot-on and pass off every call costs dice, so those positions hold fewer dice
-and are solved first: 1 v 1, then 2 v 1 and 1 v 2, then 2 v 2, ...
+lead to. A call, a doubted pass and a wrong spot-on cost a die, so those positions hold fewer
+dice and are solved first: 1 v 1, then 2 v 1 and 1 v 2, then 2 v 2, ...
+
+A right spot-on that wins a die leads *up*, to a position not solved yet (and one whose own
+rounds lead back down): values form a cycle. The solver then uses an estimate for that
+position (:attr:`GameSolver.estimates`, 0 at first) and marks what it solves as resting on
+it; :meth:`GameSolver.refine` solves those positions again with the values just found as
+estimates, as value iteration does, and reports how far the values moved.
 
 Values are for the opener of the (canonical) position, in [-1, 1]: the probability of
 winning the game minus that of losing it. Under ``oblige_visibility=obliger_chooses`` the
@@ -24,7 +30,7 @@ from dudo.solver.abstraction import AbstractSolver, abstract_size, build_abstrac
 from dudo.solver.cfr import Algorithm, RoundSolver, Strategy
 from dudo.solver.evaluate import Evaluation, evaluate
 from dudo.solver.position import Position, SolverError, check_heads_up
-from dudo.solver.round import MAX_NODES, Outcome, Round, build_round, hands_of
+from dudo.solver.round import MAX_NODES, Moves, Outcome, Round, build_round, hands_of
 
 
 @dataclass
@@ -84,9 +90,13 @@ class Abstraction:
             recall = k
         return recall, self.window
 
-    def covers(self, position: Position) -> bool:
-        """Is the round at ``position`` solved under the abstraction?"""
-        return sum(position.dice) > self.whole_tree_dice
+    def covers(self, rules: Rules, position: Position) -> bool:
+        """Is the round at ``position`` solved under the abstraction? (Larger rounds, and
+        those with passes or spot-on claims, which only the abstraction handles.)"""
+        if sum(position.dice) > self.whole_tree_dice:
+            return True
+        moves = Moves(rules, position.canonical())
+        return moves.count > moves.nbids
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -151,6 +161,10 @@ class GameSolver:
     values: dict[Position, float] = field(default_factory=dict)
     rounds: dict[Position, SolvedRound] = field(default_factory=dict)
     abstract_rounds: dict[Position, SolvedAbstractRound] = field(default_factory=dict)
+    estimates: dict[Position, float] = field(default_factory=dict)
+    estimated: set[Position] = field(default_factory=set)  # solved on some estimate
+    rough: int | None = None  # iterations of abstract rounds resting on estimates (refine)
+    _solving: list[Position] = field(default_factory=list)
 
     def value(self, position: Position) -> float:
         """The game value of ``position`` for its opener (solving what it needs first)."""
@@ -158,17 +172,58 @@ class GameSolver:
         found = self.values.get(key)
         if found is not None:
             return found
+        if self._solving and (key in self._solving or sum(key.dice) > sum(self._solving[-1].dice)):
+            # A spot-on won a die: the value comes round again (module docstring).
+            self.estimated.update(self._solving)
+            return self.estimates.get(key, 0.0)
+        self._solving.append(key)
+        try:
+            found = self._value(key)
+        finally:
+            self._solving.pop()
+        self.values[key] = found
+        return found
+
+    def refine(self, sweeps: int, after: Callable[[], None] | None = None) -> list[float]:
+        """Solve again, ``sweeps`` times, every position from the fewest dice at which some
+        value was estimated, taking the last values as estimates (``after`` is called when
+        each is solved). Abstract rounds resting on estimates get only ``rough``
+        iterations (if set) until the last sweep, which gives them all. Returns the
+        largest change of a value in each sweep (none if nothing was estimated)."""
+        changes: list[float] = []
+        for sweep in range(sweeps):
+            if not self.estimated:
+                break
+            if sweep == sweeps - 1:
+                self.rough = None
+            least = min(sum(p.dice) for p in self.estimated)
+            again = sorted(
+                (p for p in self.values if sum(p.dice) >= least),
+                key=lambda p: (sum(p.dice), p.dice, p.label()),
+            )
+            before = {p: self.values[p] for p in again}
+            self.estimates.update(before)
+            self.estimated = set()
+            for p in again:
+                del self.values[p]
+            for p in again:
+                self.value(p)
+                if after is not None:
+                    after()
+            changes.append(max(abs(self.values[p] - before[p]) for p in again))
+        return changes
+
+    def _value(self, key: Position) -> float:
         if key.obliging and key.visibility is None and _obliger_chooses(self.rules):
             # The choice comes before the deal, in public: take the better round.
             found = max(
                 self.value(_with_visibility(key, "open")),
                 self.value(_with_visibility(key, "closed")),
             )
-        elif self.abstraction is not None and self.abstraction.covers(key):
+        elif self.abstraction is not None and self.abstraction.covers(self.rules, key):
             found = self._solve_abstract(key, self.abstraction).strategy.value
         else:
             found = self._solve(key).evaluation.value
-        self.values[key] = found
         return found
 
     def continuation(self, outcome: Outcome, game: Game) -> float:
@@ -214,13 +269,13 @@ class GameSolver:
         recall, window = abstraction.shape(self.rules, position)
         graph = build_abstract_round(self.rules, position, recall, self.continuation, window)
         solver = AbstractSolver(graph, np.float32)  # half the memory; plays as float64
-        while (
-            solver.iteration < abstraction.iterations
-            and time.perf_counter() - started < abstraction.seconds
-        ):
+        planned = abstraction.iterations
+        if self.rough is not None and position in self.estimated:
+            planned = min(planned, self.rough)  # its values will move again: see refine
+        while solver.iteration < planned and time.perf_counter() - started < abstraction.seconds:
             solver.step()
             if self.progress is not None:
-                self.progress(position, solver.iteration, abstraction.iterations)
+                self.progress(position, solver.iteration, planned)
         strategy = from_profile(graph, solver.average())
         strategy.value, strategy.value_error = sample_value(strategy, graph, abstraction.samples)
         strategy.iterations = solver.iteration

@@ -121,8 +121,9 @@ def position_after(game: Game) -> Position | int:
 def heads_up_problem(rules: Rules, position: Position) -> str | None:
     """Why the solver cannot solve a round at ``position`` under ``rules``, or None.
 
-    The solver handles rounds whose only actions are bids and the call (heads-up, nothing
-    revealed mid-round): spot-on and pass must be off for two players.
+    The solver handles heads-up rounds in which nothing is revealed mid-round. (Rounds
+    with passes or spot-on claims are solved under the abstraction only: see
+    :func:`dudo.solver.round.build_round`.)
     """
     for p, dice in enumerate(position.dice):
         if not 1 <= dice <= rules.dice_per_player:
@@ -130,10 +131,6 @@ def heads_up_problem(rules: Rules, position: Position) -> str | None:
                 f"player {p} has {dice} dice; a heads-up position needs 1..{rules.dice_per_player} "
                 "each (dice_per_player)"
             )
-    if rules.spot_on and rules.spot_on_min_players <= 2:
-        return "the solver handles rounds of bids and calls only: add --set spot_on=false"
-    if rules.pass_hands and rules.pass_min_players <= 2:
-        return "the solver handles rounds of bids and calls only: add --set pass_hands=none"
     if rules.reveal_reroll:
         return "the solver does not handle revealed dice: add --set reveal_reroll=false"
     if position.obliging and not rules.oblige:

@@ -23,13 +23,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from enum import IntEnum
 from itertools import product
 
 import numpy as np
 import numpy.typing as npt
 
-from dudo.engine import CALL, Bid, Game, Rules, hand_rolls
+from dudo.engine import CALL, DOUBT_PASS, PASS, SPOT_ON, Action, Bid, Game, Rules, hand_rolls
 from dudo.engine.bids import bid_table
+from dudo.engine.counting import pass_hand
 from dudo.solver.position import (
     Position,
     SolverError,
@@ -161,45 +163,136 @@ def _signal(game: Game, player: int) -> object:
     return (view.my_dice, view.seen_dice)
 
 
-class Moves:
-    """The legal bids after a history, read from the engine.
+class MoveKind(IntEnum):
+    """What a move of a round's tree is. Moves are numbered ``kind * len(bids) + bid``: a
+    bid, a pass over the standing bid ``bid``, or a spot-on claim on it."""
 
-    What may follow depends only on the depth class (the round's first bid, its second, or
-    later), who acts and the standing bid, so each such kind of node is reached once on an
-    engine game (by ``path``, any history of that kind) and asked for ``legal_actions``."""
+    BID = 0
+    PASS = 1
+    SPOT_ON = 2
+
+
+def move_kind(move: int, nbids: int) -> tuple[MoveKind, int]:
+    """(kind, bid index) of a move: for a pass or a spot-on, the bid is the standing one."""
+    kind, bid = divmod(move, nbids)
+    return MoveKind(kind), bid
+
+
+def move_rank(moves: npt.NDArray[np.int64], nbids: int) -> npt.NDArray[np.int64]:
+    """An order in which every move comes after the moves it may follow: a pass or a
+    spot-on right after the bid it leaves standing (the raises after a pass are higher
+    bids; a spot-on ends the round)."""
+    kind, bid = np.divmod(moves, nbids)
+    return np.where(moves < 0, -1, 3 * bid + kind)
+
+
+def move_action(bids: tuple[Bid, ...], move: int) -> Action:
+    """The engine's action for a move (see :class:`MoveKind`)."""
+    kind, bid = move_kind(move, len(bids))
+    if kind is MoveKind.BID:
+        return bids[bid]
+    return PASS if kind is MoveKind.PASS else SPOT_ON
+
+
+def move_text(bids: tuple[Bid, ...], move: int) -> str:
+    kind, bid = move_kind(move, len(bids))
+    return str(bids[bid]) if kind is MoveKind.BID else str(move_action(bids, move))
+
+
+def passed_flags(history: tuple[int, ...], nbids: int) -> int:
+    """Bit ``p`` is set when player ``p`` (who moves at even depths if 0) has passed."""
+    flags = 0
+    for depth, move in enumerate(history):
+        if nbids <= move < 2 * nbids:
+            flags |= 1 << (depth % 2)
+    return flags
+
+
+class Moves:
+    """The legal moves after a history, read from the engine.
+
+    Moves are bids and, where the rules let two players use them, passes and spot-on claims
+    (:class:`MoveKind`); a call (or a doubted pass) ends the round at every node but the
+    root and is not a move. What may follow depends only on the depth class (the round's
+    first bid, its second, or later), who acts, the last move and who has passed, so each
+    such kind of node is reached once on an engine game (by ``path``, any history of that
+    kind) and asked for ``legal_actions``.
+
+    A spot-on claim leads to a leaf: the round is over, and the tree lets the other player
+    "call" there with a payoff that is the claim's. A player none of whose hands can make a
+    pass hand never passes here: such a pass is always doubted and lost, so it is never
+    better than calling (the engine still allows it; a bot meeting one answers it off the
+    tree)."""
 
     def __init__(self, rules: Rules, position: Position) -> None:
         self.rules = rules
         self.position = position
         self.bids = bid_table(rules, sum(position.dice), position.obliging).bids
+        self.nbids = len(self.bids)
         self.index = {b: i for i, b in enumerate(self.bids)}
         self._dummy = tuple(tuple([1] * d) for d in position.dice)
-        self._found: dict[tuple[int, int, int], list[int]] = {}
+        self._may_pass = tuple(
+            any(pass_hand(h, rules.pass_hands) is not None for h in hands_of(rules, d)[0])
+            for d in position.dice
+        )
+        self._found: dict[tuple[int, ...], list[int]] = {}
+        self.count = self.nbids * (3 if self._has_extra_moves() else 1)
 
-    def key(self, depth: int, last_bid: int) -> tuple[int, int, int]:
-        return (min(depth, 2), depth % 2, last_bid)
+    def _has_extra_moves(self) -> bool:
+        """Does either player ever get to pass or claim spot-on here? Asked of the engine
+        after the round's first two bids (who may do either does not change in a round)."""
+        game = start_game(self.rules, self.position, self._dummy)
+        for depth in (1, 2):
+            first = next((a for a in game.legal_actions() if type(a) is Bid), None)
+            if first is None:
+                return False
+            game.push(first)
+            legal = game.legal_actions()
+            if SPOT_ON in legal or (PASS in legal and self._may_pass[depth % 2]):
+                return True
+        return False
+
+    def key(self, depth: int, last_move: int, flags: int = 0) -> tuple[int, int, int, int]:
+        return (min(depth, 2), depth % 2, last_move, flags)
+
+    def kind(self, move: int) -> tuple[MoveKind, int]:
+        return move_kind(move, self.nbids)
 
     def after(self, path: tuple[int, ...], depth: int | None = None) -> list[int]:
-        """The bids (indices into ``bids``) that may follow ``path`` — a history of the
-        same kind as the node asked about, whose true depth is ``depth`` (default: its
-        length)."""
+        """The moves that may follow ``path`` — a history of the same kind as the node
+        asked about, whose true depth is ``depth`` (default: its length)."""
         depth = len(path) if depth is None else depth
-        key = self.key(depth, path[-1] if path else -1)
+        flags = passed_flags(path, self.nbids)
+        key = self.key(depth, path[-1] if path else -1, flags)
         found = self._found.get(key)
         if found is not None:
             return found
-        game = start_game(self.rules, self.position, self._dummy)
-        for b in path:
-            game.push(self.bids[b])
-        legal = game.legal_actions()
         children: list[int] = []
+        if path and self.kind(path[-1])[0] is MoveKind.SPOT_ON:
+            self._found[key] = children
+            return children  # the claim ended the round
+        game = start_game(self.rules, self.position, self._dummy)
+        for move in path:
+            game.push(move_action(self.bids, move))
+        legal = game.legal_actions()
+        standing = path[-1] % self.nbids if path else -1
+        ends = False
         for action in legal:
             if type(action) is Bid:
                 children.append(self.index[action])
-            elif action is not CALL:
+            elif action is CALL or action is DOUBT_PASS:
+                ends = True
+            elif action is PASS:
+                if self._may_pass[len(path) % 2]:  # else never better than calling
+                    children.append(MoveKind.PASS * self.nbids + standing)
+            elif action is SPOT_ON:
+                children.append(MoveKind.SPOT_ON * self.nbids + standing)
+            else:
                 raise AssertionError(f"unexpected action {action} (see heads_up_problem)")
-        if path and CALL not in legal:
+        if path and not ends:
             raise AssertionError("a standing bid that cannot be called")
+        if self.count == self.nbids and any(c >= self.nbids for c in children):
+            raise AssertionError("a pass or spot-on that the round's first bids did not show")
         self._found[key] = children
         return children
 
@@ -216,28 +309,39 @@ def call_payoffs(
     dict[Outcome, float],
 ]:
     """Signals, the joint probability ``(S0, S1)`` of each pair of signals, the payoff
-    matrices ``(bids, caller, S0, S1)`` and the outcomes of the calls.
+    matrices ``(moves, caller, S0, S1)`` and the outcomes of the round's ends.
 
-    A call's outcome depends on the deal only through how many dice match the standing
-    bid, which the engine tells (``Game.count``, one question per face and deal). So each
-    (standing bid, caller) in ``representative`` is replayed on the engine (its history
-    pushed, then the call) once for each count that occurs, on the first deal showing it,
-    and every deal with that count takes the same outcome and payoff."""
-    bids = bid_table(rules, sum(position.dice), position.obliging).bids
+    A round ends at a node of class (last move, player to act): by a call of the standing
+    bid, by doubting a pass (after a pass) or, at a spot-on leaf, by the claim just made.
+    A call's or a claim's outcome depends on the deal only through how many dice match the
+    standing bid, which the engine tells (``Game.count``, one question per face and deal);
+    a doubted pass's only through the passer's hand. So each class in ``representative``
+    is replayed on the engine (its history pushed, then the call) once for each count (or
+    passer's hand) that occurs, on the first deal showing it, and every deal alike takes
+    the same outcome and payoff."""
+    moves = Moves(rules, position)
+    bids = moves.bids
     classes = sorted(representative)
-    faces = sorted({bids[k[0]].face for k in classes})
+    kinds = [moves.kind(k[0]) for k in classes]
+    by_pass = [kind is MoveKind.PASS for kind, _ in kinds]
+    faces = sorted({bids[b].face for (_, b), p in zip(kinds, by_pass, strict=True) if not p})
     face_bid = [next(b for b in bids if b.face == f) for f in faces]  # any bid on the face
-    face_of = np.array([faces.index(bids[k[0]].face) for k in classes], dtype=np.int64)
-    by_face = [[i for i, f in enumerate(face_of.tolist()) if f == j] for j in range(len(faces))]
-    most = sum(position.dice)
-    # (class, count) -> the call's outcome and player 0's payoff; seen[j][c]: count c of
-    # face j has been replayed.
+    # What each class's outcome depends on: the count of face j (j >= 0), or the hand of
+    # the passer, player -1 - j (the caller doubts the other player's pass).
+    depends = [
+        -1 - (1 - caller) if p else faces.index(bids[b].face)
+        for (_, caller), (_, b), p in zip(classes, kinds, by_pass, strict=True)
+    ]
+    groups: dict[int, list[int]] = {}
+    for i, j in enumerate(depends):
+        groups.setdefault(j, []).append(i)
+    most = max(sum(position.dice), *(len(hands_of(rules, d)[0]) for d in position.dice))
     outcome_of: dict[tuple[int, int], Outcome] = {}
     value_of = np.zeros((len(classes), most + 1))
-    seen = np.zeros((len(faces), most + 1), dtype=bool)
+    seen: dict[int, set[int]] = {j: set() for j in groups}
     signal_ids: tuple[dict[object, int], dict[object, int]] = ({}, {})
     rows: list[tuple[int, int, float]] = []
-    deal_counts: list[list[int]] = []
+    deal_keys: list[list[int]] = []
     before = position.dice
     for hands, prob in _deals(rules, position):
         game = start_game(rules, position, hands)
@@ -246,27 +350,31 @@ def call_payoffs(
             sig = _signal(game, p)
             ids.append(signal_ids[p].setdefault(sig, len(signal_ids[p])))
         counts = [game.count(b) for b in face_bid]
-        for j, count in enumerate(counts):
-            if seen[j, count]:
+        keys = [counts[j] if j >= 0 else ids[-1 - j] for j in groups]
+        for j, key in zip(groups, keys, strict=True):
+            if key in seen[j]:
                 continue
-            seen[j, count] = True
-            for i in by_face[j]:
+            seen[j].add(key)
+            for i in groups[j]:
                 history = representative[classes[i]]
-                for b in history:
-                    game.push(bids[b])
-                game.push(CALL)
+                for move in history:
+                    game.push(move_action(bids, move))
+                ending = 0
+                if kinds[i][0] is not MoveKind.SPOT_ON:  # a claim has ended the round already
+                    game.push(DOUBT_PASS if by_pass[i] else CALL)
+                    ending = 1
                 outcome = position_after(game)
-                outcome_of[(i, count)] = outcome
+                outcome_of[(i, key)] = outcome
                 if continuation is None:
-                    value_of[i, count] = round_payoff(outcome, game, before)
+                    value_of[i, key] = round_payoff(outcome, game, before)
                 else:
-                    value_of[i, count] = continuation(outcome, game)
-                for _ in range(len(history) + 1):
+                    value_of[i, key] = continuation(outcome, game)
+                for _ in range(len(history) + ending):
                     game.pop()
         rows.append((ids[0], ids[1], prob))
-        deal_counts.append(counts)
+        deal_keys.append(keys)
     joint = np.zeros((len(signal_ids[0]), len(signal_ids[1])))
-    payoff = np.zeros((len(bids), 2, *joint.shape))
+    payoff = np.zeros((moves.count, 2, *joint.shape))
     outcomes: dict[Outcome, float] = {}
     if rows:
         s0 = np.array([r[0] for r in rows], dtype=np.int64)
@@ -274,12 +382,14 @@ def call_payoffs(
         chance = np.array([r[2] for r in rows])
         np.add.at(joint, (s0, s1), chance)
         if classes:
-            counted = np.array(deal_counts, dtype=np.int64)[:, face_of]  # (deals, classes)
+            column = {j: c for c, j in enumerate(groups)}
+            class_column = np.array([column[j] for j in depends], dtype=np.int64)
+            counted = np.array(deal_keys, dtype=np.int64)[:, class_column]  # (deals, classes)
             cls = np.arange(len(classes))
             values = value_of[cls, counted]
-            bid_of = np.array([k[0] for k in classes], dtype=np.int64)
+            move_of = np.array([k[0] for k in classes], dtype=np.int64)
             caller_of = np.array([k[1] for k in classes], dtype=np.int64)
-            where = (bid_of[None, :], caller_of[None, :], s0[:, None], s1[:, None])
+            where = (move_of[None, :], caller_of[None, :], s0[:, None], s1[:, None])
             np.add.at(payoff, where, chance[:, None] * values)
             # Each deal leads to each class's outcome with an equal share of its probability.
             mass = np.zeros((len(classes), most + 1))
@@ -316,9 +426,15 @@ def build_round(
     position = position.canonical()
     check_heads_up(rules, position)
     moves = Moves(rules, position)
+    if moves.count > moves.nbids:
+        raise SolverError(
+            f"the round {position.label()} has passes or spot-on claims, which only the "
+            "last-k-bids abstraction handles (dudo solve-game does so by itself); for the "
+            "whole tree add --set spot_on=false --set pass_hands=none"
+        )
     bids = moves.bids
     nbids = len(bids)
-    key_path: dict[tuple[int, int, int], tuple[int, ...]] = {moves.key(0, -1): ()}
+    key_path: dict[tuple[int, int, int, int], tuple[int, ...]] = {moves.key(0, -1): ()}
 
     # --- grow the tree depth by depth --------------------------------------------------
     parents: list[IntArray] = [np.array([-1], dtype=np.int64)]

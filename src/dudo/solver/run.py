@@ -570,6 +570,7 @@ def solve_game_command(
     starts: Sequence[tuple[int, int]] = (),
     whole_tree_dice: int = 3,
     iterations: int = 100,
+    sweeps: int = 3,
 ) -> int:
     """``dudo solve-game``: solve the heads-up game bottom-up and write a strategy book
     (what the ``hard`` bot plays), with a progress bar over its rounds."""
@@ -586,6 +587,8 @@ def solve_game_command(
             raise SolverError(f"--whole-tree-dice {whole_tree_dice}: give at least 2 (1 v 1)")
         if iterations < 1:
             raise SolverError(f"--iterations {iterations}: give a positive number")
+        if sweeps < 0:
+            raise SolverError(f"--sweeps {sweeps}: give 0 or more")
         budget = Budget(
             target=target,
             seconds=float("inf") if seconds is None else seconds,
@@ -645,11 +648,17 @@ def solve_game_command(
                 starts=chosen,
                 abstraction=abstraction,
                 progress=iterated,
+                sweeps=sweeps,
             )
     except (DudoError, OSError) as error:
         _error(console, error)
         return 2
     for start in sorted(book.starts, key=lambda p: (sum(p.dice), p.dice)):
         console.print(f"{start.label()}: value for the opener {book.value(start):+.6f}")
+    if book.value_changes:
+        moved = ", ".join(f"{change:.4f}" for change in book.value_changes)
+        console.print(
+            f"values on a right spot-on's gained die: each sweep moved them by at most {moved}"
+        )
     console.print(f"book: {folder} (the hard bot finds it there for these rules)")
     return 0
