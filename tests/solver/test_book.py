@@ -16,6 +16,7 @@ from dudo.engine import Bid, Game, preset
 from dudo.solver import Position, SolverError, build_round
 from dudo.solver.book import (
     BOOK_FILE,
+    PLAY_RECALL,
     Book,
     book_root,
     find_book,
@@ -65,6 +66,7 @@ def test_the_book_holds_the_game_solvers_values(book_dir: Path) -> None:
     assert set(book.rounds) == set(ALL)
     assert book.starts == tuple(ALL)
     assert book.max_dice == 2 and book.rules == RULES and book.id == book_dir.name
+    assert book.min_recall == PLAY_RECALL and book.value_changes == ()  # no spot-on
     for position, entry in book.rounds.items():
         assert (book_dir / entry.file).is_file()
         assert entry.label == position.label()

@@ -45,22 +45,14 @@ def _warn_once(error: Exception) -> None:
     _log.warning("solver bot: falling back to the easy bot (%s)", text, exc_info=error)
 
 
-MIN_RECALL = 3
-"""The fewest bids an abstract round of a book must remember for the bot to play it. Rounds
-that remember only the last 2 bids (the shipped liars-dice book's, from 7 dice in all)
-measured weaker than the lookahead they would replace: at 5v5 a local best response wins
-0.152 ± 0.061 a round from them against 0.040 ± 0.060 from the lookahead, and on common
-deals against the always-calling sparring bot they gain +5.1 points instead of +46.9. From
-3 bids on they are far less exploitable (3v3: 0.078 ± 0.062 against 0.414 ± 0.056)."""
-
-
 class SolverBot:
     """Plays a solver book's strategy in the heads-up rounds it covers, else like
     :class:`~dudo.bots.probability.ProbabilityBot` (which shares this bot's ``rng``).
 
     ``book`` fixes the book to use (default: :func:`~dudo.solver.book.find_book` for the
     game's rules, looked up on every move and cached there); abstract rounds that remember
-    fewer than ``min_recall`` bids are left to the fallback (see :data:`MIN_RECALL`).
+    fewer than ``min_recall`` bids are left to the fallback (by default the book's
+    :attr:`~dudo.solver.book.Book.min_recall`).
     ``last_source`` says where the last choice came from: ``"book"`` or ``"fallback"``.
     """
 
@@ -72,7 +64,7 @@ class SolverBot:
         *,
         book: Book | None = None,
         fallback: ProbabilityBot | None = None,
-        min_recall: int = MIN_RECALL,
+        min_recall: int | None = None,
     ) -> None:
         self.rng = rng
         self.book = book
@@ -116,6 +108,10 @@ class SolverBot:
             return None
         return options
 
+    def recall_needed(self, book: Book) -> int:
+        """The fewest bids an abstract round of ``book`` must remember to be played."""
+        return book.min_recall if self.min_recall is None else self.min_recall
+
     def wants_out_of_turn_call(self, view: PlayerView) -> bool:
         """Under ``cruzado``: as the probability player (heads-up it never arises)."""
         return self.fallback.wants_out_of_turn_call(view)
@@ -157,7 +153,7 @@ class SolverBot:
         if not book.solved(position):
             return None
         if book.kind(position) == "abstract":
-            if book.abstract(position).recall < self.min_recall:
+            if book.abstract(position).recall < self.recall_needed(book):
                 return None
             return self._play_abstract(book, position, view, seats, seats.index(me))
         return self._play(book, position, view, seats, seats.index(me))

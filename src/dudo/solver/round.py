@@ -236,21 +236,25 @@ class Moves:
             for d in position.dice
         )
         self._found: dict[tuple[int, ...], list[int]] = {}
+        self.engine_claims = False  # the engine allows some pass or spot-on in the round
         self.count = self.nbids * (3 if self._has_extra_moves() else 1)
 
     def _has_extra_moves(self) -> bool:
-        """Does either player ever get to pass or claim spot-on here? Asked of the engine
-        after the round's first two bids (who may do either does not change in a round)."""
+        """Does either player ever get to pass or claim spot-on in the tree? Asked of the
+        engine after the round's first two bids (who may do either does not change in a
+        round); notes in ``engine_claims`` whether the engine allows any (a hopeless pass
+        included)."""
         game = start_game(self.rules, self.position, self._dummy)
+        extra = False
         for depth in (1, 2):
             first = next((a for a in game.legal_actions() if type(a) is Bid), None)
             if first is None:
-                return False
+                break
             game.push(first)
             legal = game.legal_actions()
-            if SPOT_ON in legal or (PASS in legal and self._may_pass[depth % 2]):
-                return True
-        return False
+            self.engine_claims |= SPOT_ON in legal or PASS in legal
+            extra |= SPOT_ON in legal or (PASS in legal and self._may_pass[depth % 2])
+        return extra
 
     def key(self, depth: int, last_move: int, flags: int = 0) -> tuple[int, int, int, int]:
         return (min(depth, 2), depth % 2, last_move, flags)
