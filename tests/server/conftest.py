@@ -353,6 +353,23 @@ def create_database(admin_url: str, name: str) -> None:
         conn.execute(pg_sql.SQL("CREATE DATABASE {}").format(pg_sql.Identifier(name)))
 
 
+def fresh_database(cluster: PostgresCluster) -> str:
+    """The URL of a new, empty database on ``cluster``."""
+    name = f"dudo_{uuid.uuid4().hex[:12]}"
+    base = cluster.url.rsplit("/", 1)[0]
+    create_database(base + "/postgres", name)
+    return f"{base}/{name}"
+
+
+def record_of(server: LiveServer, game_id: int) -> Json:
+    """The record of a finished game, as the server gives it."""
+    with api(server) as http:
+        response = http.get(f"/api/games/{game_id}/record")
+    assert response.status_code == 200, response.text
+    record: Json = response.json()
+    return record
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh, empty database for one test: a SQLite file, or a new PostgreSQL database."""

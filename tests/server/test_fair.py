@@ -32,6 +32,7 @@ from .conftest import (
     join,
     new_table,
     play_turns,
+    record_of,
 )
 
 #: One die each and no spot-on: a game of a few rounds.
@@ -39,14 +40,6 @@ QUICK = {"dice_per_player": 1, "pass_hands": "none", "spot_on": False}
 HEX64 = re.compile(r"[0-9a-f]{64}")
 ANA_SEED = "a1" * 16
 BO_SEED = "0123456789abcdef"
-
-
-def record_of(server: LiveServer, game_id: int) -> Json:
-    with api(server) as http:
-        response = http.get(f"/api/games/{game_id}/record")
-    assert response.status_code == 200, response.text
-    record: Json = response.json()
-    return record
 
 
 def verify(record: Json, tmp_path: Path, name: str, lang: str = "en") -> tuple[int, str]:

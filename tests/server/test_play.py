@@ -20,6 +20,7 @@ from .conftest import (
     get_table,
     host_post,
     play_turns,
+    record_of,
     settle,
 )
 
@@ -33,14 +34,6 @@ def actions_of(events: list[Json], player: int) -> list[Json]:
 
 def updates(player: Player) -> list[Json]:
     return [f for f in player.frames if f["type"] == "update"]
-
-
-def record_of(server: LiveServer, game_id: int) -> Json:
-    with api(server) as http:
-        response = http.get(f"/api/games/{game_id}/record")
-    assert response.status_code == 200, response.text
-    record: Json = response.json()
-    return record
 
 
 def other(match: Match, player: Player) -> Player:

@@ -10,7 +10,6 @@ import random
 import sqlite3
 import statistics
 import time
-import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -30,7 +29,7 @@ from .conftest import (
     ServerFactory,
     api,
     bearer,
-    create_database,
+    fresh_database,
     get_table,
     host_post,
     join,
@@ -417,10 +416,7 @@ def test_a_sqlite_lock_held_by_another_process(live_server: ServerFactory) -> No
 def test_a_postgresql_restart(
     live_server: ServerFactory, postgres_cluster: PostgresCluster
 ) -> None:
-    name = f"dudo_{uuid.uuid4().hex[:12]}"
-    base = postgres_cluster.url.rsplit("/", 1)[0]
-    create_database(base + "/postgres", name)
-    server = live_server(f"{base}/{name}")
+    server = live_server(fresh_database(postgres_cluster))
     _code, ana = heads_up(server, bot_seconds=1.0)
     bid = ana_to_move(ana)
     turn = ana.turn or 0

@@ -1,5 +1,6 @@
 """The web application: ``create_app`` builds it for a database URL from the routers (pages,
-rules and words, tables, past games, cups: :mod:`.routes`; the WebSocket: :mod:`.play`), the
+rules and words, tables, past games, cups, health and metrics: :mod:`.routes`; the WebSocket:
+:mod:`.play`), the
 middleware that guards every request, and the error handlers that word every refusal."""
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from dudo.server.deps import client_address
 from dudo.server.errors import ErrorCode, Refused, http_code, http_detail, validation_detail
 from dudo.server.limits import Guard, Limits, RateLimited
 from dudo.server.lobby import Lobby
-from dudo.server.routes import cups, games, lobby, pages, players, ratings, tables, words
+from dudo.server.metrics import Metrics
+from dudo.server.routes import cups, games, lobby, ops, pages, players, ratings, tables, words
 from dudo.server.routes.pages import WEB_DIR
 from dudo.server.storage import Store
 from dudo.server.tables import Hall
@@ -119,9 +121,10 @@ class LimitSockets:
     """Count the WebSocket connections of each address: one over the rate or the cap of its
     address gets an error frame (``rate_limited``) that says why, then close code 4429."""
 
-    def __init__(self, app: ASGIApp, guard: Guard) -> None:
+    def __init__(self, app: ASGIApp, guard: Guard, metrics: Metrics) -> None:
         self.app = app
         self.guard = guard
+        self.metrics = metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "websocket":
@@ -140,9 +143,11 @@ class LimitSockets:
                 await send({"type": "websocket.send", "text": dumps(error)})
                 await send({"type": "websocket.close", "code": 4429})
             return
+        self.metrics.connections.inc()
         try:
             await self.app(scope, receive, send)
         finally:
+            self.metrics.connections.dec()
             self.guard.close_socket(address)
 
 
@@ -170,7 +175,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = store_factory(database_url)
-        hall = Hall(store, asyncio.get_running_loop(), limits)
+        hall = Hall(store, asyncio.get_running_loop(), limits, metrics=metrics)
         if dice is not None:
             hall.dice = dice
         hall.resume()
@@ -189,9 +194,10 @@ def create_app(
     app = FastAPI(title="dudo", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.limits = limits
     app.state.guard = guard = Guard(limits)
+    app.state.metrics = metrics = Metrics()
     app.state.replays = games.Replays()
     app.add_middleware(LimitBody, max_body=limits.max_body, body_seconds=limits.body_seconds)
-    app.add_middleware(LimitSockets, guard=guard)
+    app.add_middleware(LimitSockets, guard=guard, metrics=metrics)
     security.protect(app)  # last, so outermost: every answer carries the headers
 
     # Every refusal: the English ``detail`` for programs, and ``code`` and ``params`` that a
@@ -232,5 +238,6 @@ def create_app(
     app.include_router(ratings.router)  # before players', so /api/players/{id}/ratings is this
     app.include_router(players.router)
     app.include_router(play.router)
+    app.include_router(ops.router)
     app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
     return app

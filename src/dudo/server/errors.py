@@ -69,6 +69,7 @@ class ErrorCode(StrEnum):
     CANNOT_START = "cannot_start"
     CANNOT_RESUME = "cannot_resume"  # a broken table's ``problem_code``
     STORE_DOWN = "store_down"
+    NOT_READY = "not_ready"  # /readyz: starting or stopping
     # Play (WebSocket).
     NO_GAME = "no_game"
     NOT_A_PLAYER = "not_a_player"

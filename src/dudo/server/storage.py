@@ -371,6 +371,11 @@ class Store:
             self._writers.clear()
         self.engine.dispose()
 
+    def ping(self) -> None:
+        """Ask the database something trivial (readiness: does it answer?)."""
+        with self.engine.connect() as c:
+            c.execute(sa.text("SELECT 1"))
+
     # ---------------------------------------------------------------- tables and seats
 
     def code_taken(self, code: str) -> bool:
@@ -1496,24 +1501,51 @@ class AsyncStore:
     """The store as the event loop uses it: each call runs in one of a few worker threads, and
     any failure comes back as :class:`StoreUnavailable` (logged once, in one line)."""
 
-    def __init__(self, store: Store, threads: int = 4) -> None:
+    def __init__(
+        self,
+        store: Store,
+        threads: int = 4,
+        observe: Callable[[str, float, bool], None] | None = None,
+    ) -> None:
         self.store = store
         self._pool = concurrent.futures.ThreadPoolExecutor(threads, thread_name_prefix="dudo-db")
+        #: Told of every call: the method's name, its seconds in the worker thread, success.
+        self.observe = observe
 
     async def run(self, method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         loop = asyncio.get_running_loop()
+        name = getattr(method, "__name__", "a database call")
+        call = functools.partial(_timed, method, self.observe, name, *args, **kwargs)
         try:
-            return await loop.run_in_executor(
-                self._pool, functools.partial(method, *args, **kwargs)
-            )
+            return await loop.run_in_executor(self._pool, call)
         except Exception as exc:
-            name = getattr(method, "__name__", "a database call")
             log.warning("database: %s failed: %s", name, _one_line(exc))
             raise StoreUnavailable(f"{name}: {_one_line(exc)}") from exc
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
         self.store.close()
+
+
+def _timed(
+    method: Callable[P, T],
+    observe: Callable[[str, float, bool], None] | None,
+    name: str,
+    *args: P.args,
+    **kwargs: P.kwargs,
+) -> T:
+    """``method(*args, **kwargs)``, timed in the worker thread (not counting the wait for
+    one) and reported to ``observe``."""
+    if observe is None:
+        return method(*args, **kwargs)
+    started = time.perf_counter()
+    ok = False
+    try:
+        result = method(*args, **kwargs)
+        ok = True
+        return result
+    finally:
+        observe(name, time.perf_counter() - started, ok)
 
 
 def _one_line(exc: BaseException) -> str:

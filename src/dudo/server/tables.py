@@ -40,6 +40,7 @@ from dudo.server.errors import ErrorCode, Refused
 from dudo.server.errors import ErrorCode as E
 from dudo.server.learner import Learner
 from dudo.server.limits import Limits
+from dudo.server.metrics import Metrics
 from dudo.server.storage import (
     KEEP_HOST,
     AsyncStore,
@@ -1103,6 +1104,10 @@ class Table:
     async def act(self, seat: Seat | None, text: str, turn: int | None) -> None:
         """Play ``text`` for ``seat``. Raises :class:`ActionRefused` and changes nothing if
         the action is not this seat's to make now, or the store did not take it."""
+        with self.hall.metrics.action_seconds.time():
+            await self._act(seat, text, turn)
+
+    async def _act(self, seat: Seat | None, text: str, turn: int | None) -> None:
         async with self.lock:
             player, action = self.intent(seat, text)
             game = self.game
@@ -1184,6 +1189,8 @@ class Table:
         assert game is not None and self.game_id is not None
         seq = len(game.history)
         await self.hall.db.run(self.hall.store.add_action, self.game_id, seq, player, str(action))
+        by = str(why) if why is not None else "person" if player in self.humans else "bot"
+        self.hall.metrics.actions.labels(by).inc()
         first_new = len(game.events)
         game.push(action)
         self._changed()
@@ -1722,9 +1729,13 @@ class Hall:
     #: Where each game's dice seed and each bot's generator come from: the operating system's
     #: randomness, unless a caller (a test replaying games) gives a seeded generator.
     dice: random.Random = field(default_factory=random.SystemRandom)
+    metrics: Metrics = field(default_factory=Metrics)
 
     def __post_init__(self) -> None:
-        self.db = AsyncStore(self.store)
+        self.db = AsyncStore(self.store, observe=self.metrics.store_call)
+        self.metrics.count_tables(lambda: len(self.tables))
+        #: Set when the server begins to stop (``/readyz`` then answers 503).
+        self.stopping = False
         self.tasks: set[asyncio.Task[None]] = set()
         #: Told of every change of a table anyone may hear of, and of a table leaving memory
         #: (the lobby's listing follows them).
@@ -1924,6 +1935,7 @@ class Hall:
             await asyncio.sleep(self.limits.sweep_seconds)
 
     async def close(self) -> None:
+        self.stopping = True
         for table in self.tables.values():
             table.stop()
         for task in list(self.tasks):

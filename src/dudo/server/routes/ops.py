@@ -1,0 +1,47 @@
+"""For operators and load balancers: ``/healthz`` (the process is up), ``/readyz`` (it can
+serve: running, and its database answers) and ``/metrics`` (Prometheus,
+:mod:`dudo.server.metrics`)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+
+from dudo.server.errors import ErrorCode, Refused
+from dudo.server.metrics import CONTENT_TYPE, Metrics
+from dudo.server.storage import StoreUnavailable
+from dudo.server.tables import Hall
+
+router = APIRouter()
+
+
+@router.get("/healthz")
+async def healthz() -> dict[str, str]:
+    """Alive: the event loop answers."""
+    return {"status": "ok"}
+
+
+@router.get("/readyz")
+async def readyz(request: Request) -> JSONResponse:
+    """Ready for traffic: the server has started, is not stopping, and its database answers.
+    503, saying which, when not."""
+    hall: Hall | None = getattr(request.app.state, "hall", None)
+    if hall is None or hall.stopping:
+        refused = Refused(ErrorCode.NOT_READY, "the server is starting or stopping", 503)
+        return JSONResponse(
+            {"status": "not ready", "detail": str(refused), **refused.to_json()}, 503
+        )
+    try:
+        await hall.db.run(hall.store.ping)
+    except StoreUnavailable as exc:
+        refused = Refused(ErrorCode.STORE_DOWN, f"the database does not answer: {exc}", 503)
+        return JSONResponse(
+            {"status": "not ready", "detail": str(refused), **refused.to_json()}, 503
+        )
+    return JSONResponse({"status": "ready"})
+
+
+@router.get("/metrics")
+async def metrics(request: Request) -> Response:
+    found: Metrics = request.app.state.metrics
+    return Response(found.exposition(), media_type=CONTENT_TYPE)
