@@ -1582,10 +1582,13 @@ class Table:
         if game is None:
             return
         # Connections of the same seat, up to date to the same event, get the same frame:
-        # each distinct frame is built and encoded once per broadcast.
+        # each distinct frame is built and encoded once per broadcast. Events are public, so
+        # their JSON is built once per broadcast too, and shared by every seat's frame.
         frames: dict[tuple[int | None, int], str] = {}
         events = game.events
         last = len(events) - 1
+        names = [self.name_of(p) for p in range(len(self.players))]
+        shown: dict[int, dict[str, Any]] = {}
         for client in clients:
             if client.game_id != self.game_id:
                 client.game_id, client.since = self.game_id, -1
@@ -1594,23 +1597,28 @@ class Table:
             key = (player, start)
             text = frames.get(key)
             if text is None:
-                text = frames[key] = self._update_frame(game, player, start, auto)
+                for i in range(start, len(events)):
+                    if i not in shown:
+                        shown[i] = event_json(i, events[i], game.rules)
+                new = [shown[i] for i in range(start, len(events))]
+                text = frames[key] = self._update_frame(game, player, new, names, auto)
             client.since = last
             client.send(text)
 
     def _update_frame(
-        self, game: Game, player: int | None, start: int, auto: dict[str, Any] | None = None
+        self,
+        game: Game,
+        player: int | None,
+        events: list[dict[str, Any]],
+        names: list[str],
+        auto: dict[str, Any] | None = None,
     ) -> str:
-        rules = game.rules
-        names = [self.name_of(p) for p in range(len(self.players))]
         view = view_json(game.view(player), names, self.players, len(game.history))
         return dumps(
             {
                 "type": "update",
                 "game": self.game_id,
-                "events": [
-                    event_json(i, game.events[i], rules) for i in range(start, len(game.events))
-                ],
+                "events": events,
                 "view": view,
                 "deadline": None if self.deadline is None else int(self.deadline * 1000),
                 "auto": auto,

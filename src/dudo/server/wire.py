@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from dudo.engine.actions import Bid, RevealBid
 from dudo.engine.counting import counting_dice
 from dudo.engine.events import Event, Revealed
@@ -70,8 +72,16 @@ def view_json(view: PlayerView, names: list[str], seats: list[int], turn: int) -
 
 
 def dumps(message: dict[str, Any]) -> str:
-    """``message`` as compact JSON text that can always be sent as UTF-8."""
-    return compact_json(message)
+    """``message`` as compact JSON text that can always be sent as UTF-8.
+
+    Every frame a server sends goes through here, four or more per action: orjson encodes
+    it about ten times faster than the standard library. It refuses what it cannot encode
+    exactly as JSON (a lone surrogate in a name, a number out of range), which then takes
+    the standard library's path (:func:`~dudo.engine.jsonable.compact_json`)."""
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except (TypeError, orjson.JSONEncodeError):
+        return compact_json(message)
 
 
 # ------------------------------------------------------------------------- client frames
