@@ -119,6 +119,13 @@ def serve(
         ),
     ] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+    log_format: Annotated[
+        str,
+        typer.Option(
+            help="text (lines for a terminal) or json (one JSON object a line, with table "
+            "and game ids, for a log collector)."
+        ),
+    ] = "text",
     limits: Annotated[
         list[str] | None,
         typer.Option(
@@ -132,7 +139,9 @@ def serve(
     """Play online: serve the browser client and the game server (open the printed link)."""
     from dudo.server.run import serve_command
 
-    raise typer.Exit(serve_command(host, port, data_dir, database_url, log_level, limits or []))
+    raise typer.Exit(
+        serve_command(host, port, data_dir, database_url, log_level, limits or [], log_format)
+    )
 
 
 @app.command()

@@ -1,15 +1,18 @@
 """What operators and load balancers ask a real server process: ``/healthz``, ``/readyz``
 (503 while the database does not answer) and the Prometheus metrics at ``/metrics``, which
-follow a whole game played over WebSockets."""
+follow a whole game played over WebSockets; and its logs as JSON lines that name the table
+and the game."""
 
 from __future__ import annotations
 
+import json
 import random
 import time
 
 from prometheus_client.parser import text_string_to_metric_families
 
 from .conftest import (
+    TEST_ARGS,
     LiveServer,
     Match,
     PostgresCluster,
@@ -90,3 +93,21 @@ def test_readyz_is_503_while_the_database_does_not_answer(
             assert time.monotonic() < deadline, "ready again once the database is back"
             time.sleep(0.2)
     assert scrape(server)[("dudo_store_failures_total", ())] >= 1
+
+
+def test_json_logs_name_the_table_and_the_game(live_server: ServerFactory) -> None:
+    server = live_server(None, [*TEST_ARGS, "--log-format", "json"])
+    match = Match(server)
+    view = play_turns(match.players, random.Random(4))
+    game_id = get_table(server, match.code)["game"]
+    match.close()
+    server.stop()
+    log = (server.workdir / f"server-{server.starts}.log").read_text()
+    records = [json.loads(line) for line in log.splitlines() if line.strip()]
+    assert all({"time", "level", "logger", "message"} <= set(r) for r in records)
+    about = [r for r in records if r.get("table") == match.code]
+    started = [r for r in about if r["message"].endswith("started, 3 players")]
+    over = [r for r in about if "over after" in r["message"]]
+    assert [(r["game"], r["players"]) for r in started] == [(game_id, 3)]
+    assert [(r["game"], r["winner"]) for r in over] == [(game_id, view["winner"])]
+    assert over[0]["rounds"] >= 1

@@ -27,19 +27,33 @@ def serve_command(
     database_url: str | None,
     log_level: str,
     limit_settings: Sequence[str] = (),
+    log_format: str = "text",
 ) -> int:
+    import logging
+    import logging.config
+
     import uvicorn
 
     from dudo.cup.storage import data_dir as default_data_dir
     from dudo.server.app import create_app
+    from dudo.server.logs import LogFormat, log_config
     from dudo.server.protocol import guarded_http
     from dudo.solver.book import preload_books
 
     try:
         limits = parse_limits(limit_settings)
+        if log_format not in set(LogFormat):
+            raise ValueError(f"--log-format {log_format!r}: give text or json")
+        chosen_format = LogFormat(log_format)
     except ValueError as exc:
         print(f"dudo serve: {exc}", file=sys.stderr)
         return 2
+    # Text keeps uvicorn's own lines; JSON puts uvicorn's and the server's records in one form.
+    logging_setup = (
+        log_config(chosen_format, log_level) if chosen_format is LogFormat.JSON else None
+    )
+    if logging_setup is not None:
+        logging.config.dictConfig(logging_setup)
     other_place = "--data-dir" if database_url is None else "--database-url"
     lock: DatabaseLock | None = None
     try:
@@ -61,7 +75,11 @@ def serve_command(
         return 2
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     where = database_url.split("@")[-1] if "@" in database_url else database_url
-    print(f"dudo: open http://{shown}:{port}/ in a browser (database: {where})", file=sys.stderr)
+    opened = f"dudo: open http://{shown}:{port}/ in a browser (database: {where})"
+    if logging_setup is None:
+        print(opened, file=sys.stderr)
+    else:
+        logging.getLogger("dudo.server").info(opened)
     app = create_app(database_url, limits=limits)
     # Books load in the background, so that no bot's first heads-up decision waits for them.
     threading.Thread(target=preload_books, name="books", daemon=True).start()
@@ -72,6 +90,7 @@ def serve_command(
         host=host,
         port=port,
         log_level=log_level,
+        log_config=uvicorn.config.LOGGING_CONFIG if logging_setup is None else logging_setup,
         # uvicorn's protocol with a deadline for request headers and a per-address cap.
         http=guarded_http(limits),
         # A client frame over the protocol's limit is refused by the protocol layer with a

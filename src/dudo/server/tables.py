@@ -40,6 +40,7 @@ from dudo.server.errors import ErrorCode, Refused
 from dudo.server.errors import ErrorCode as E
 from dudo.server.learner import Learner
 from dudo.server.limits import Limits
+from dudo.server.logs import table_context
 from dudo.server.metrics import Metrics
 from dudo.server.storage import (
     KEEP_HOST,
@@ -913,7 +914,12 @@ class Table:
             except (StoreUnavailable, TableError) as exc:
                 if isinstance(exc, TableError) and exc.status != 503:
                     # The rules refuse this game (no store trouble): the host decides now.
-                    log.warning("table %s: the countdown could not start: %s", self.code, exc)
+                    log.warning(
+                        "table %s: the countdown could not start: %s",
+                        self.code,
+                        exc,
+                        extra=table_context(self.code),
+                    )
                     self.fill_at = None
                     self.broadcast_table()
                     return
@@ -1049,6 +1055,13 @@ class Table:
             s.autoplay = s.ready = False
         self._set_game(game)
         self.status = TableStatus.PLAYING
+        log.info(
+            "table %s: game %s started, %d players",
+            self.code,
+            game_id,
+            len(filled),
+            extra=table_context(self.code, game_id, players=len(filled)),
+        )
         self.arm_fill()  # the countdown is over once a game starts
         for client in self.clients:
             client.since, client.game_id = -1, self.game_id
@@ -1251,6 +1264,16 @@ class Table:
             record,
             tuple(scores),
             places,
+        )
+        log.info(
+            "table %s: game %s over after %d rounds, won by player %d",
+            self.code,
+            self.game_id,
+            game.round_number,
+            game.winner,
+            extra=table_context(
+                self.code, self.game_id, winner=game.winner, rounds=game.round_number
+            ),
         )
         try:
             self.rating_changes = await self.hall.db.run(self.hall.store.finish_game, *args)
@@ -1897,7 +1920,12 @@ class Hall:
             return Table.restore(self, stored)
         except Exception as exc:  # whatever is wrong with one table must not stop the server
             why = f"{type(exc).__name__}: {exc}"
-            log.warning("table %s could not be resumed and is set aside: %s", stored.code, why)
+            log.warning(
+                "table %s could not be resumed and is set aside: %s",
+                stored.code,
+                why,
+                extra=table_context(stored.code),
+            )
             return Table.set_aside(self, stored, why)
 
     async def sweep(self) -> None:
