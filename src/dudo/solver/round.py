@@ -388,23 +388,31 @@ def call_payoffs(
         if classes:
             column = {j: c for c, j in enumerate(groups)}
             class_column = np.array([column[j] for j in depends], dtype=np.int64)
-            counted = np.array(deal_keys, dtype=np.int64)[:, class_column]  # (deals, classes)
-            cls = np.arange(len(classes))
-            values = value_of[cls, counted]
+            key_table = np.array(deal_keys, dtype=np.int64)  # (deals, what outcomes depend on)
             move_of = np.array([k[0] for k in classes], dtype=np.int64)
             caller_of = np.array([k[1] for k in classes], dtype=np.int64)
-            where = (move_of[None, :], caller_of[None, :], s0[:, None], s1[:, None])
-            np.add.at(payoff, where, chance[:, None] * values)
-            # Each deal leads to each class's outcome with an equal share of its probability.
             mass = np.zeros((len(classes), most + 1))
-            np.add.at(
-                mass, (cls[None, :], counted), np.broadcast_to(chance[:, None], counted.shape)
-            )
+            # A few classes at a time: (deals x classes) index arrays for all of them at once
+            # took gigabytes at 5v5 with passes and spot-on.
+            for first in range(0, len(classes), CLASS_CHUNK):
+                part = slice(first, first + CLASS_CHUNK)
+                cls = np.arange(len(classes))[part]
+                counted = key_table[:, class_column[part]]  # (deals, classes of the chunk)
+                values = value_of[cls, counted]
+                where = (move_of[part][None, :], caller_of[part][None, :], s0[:, None], s1[:, None])
+                np.add.at(payoff, where, chance[:, None] * values)
+                # Each deal leads to each class's outcome with an equal share of its probability.
+                np.add.at(
+                    mass, (cls[None, :], counted), np.broadcast_to(chance[:, None], counted.shape)
+                )
             for (i, c), outcome in outcome_of.items():
                 outcomes[outcome] = outcomes.get(outcome, 0.0) + mass[i, c] / len(classes)
     signals = (tuple(signal_ids[0]), tuple(signal_ids[1]))
     return signals, joint, payoff, outcomes
 
+
+CLASS_CHUNK = 16
+"""How many classes of round ends :func:`call_payoffs` adds up at once."""
 
 MAX_NODES = 2**25
 """The largest tree :func:`build_round` builds (2^24 histories take about 15 GB to solve)."""
