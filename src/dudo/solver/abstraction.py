@@ -17,6 +17,7 @@ exploitability can be measured exactly there.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -102,32 +103,9 @@ def build_abstract_round(
     position = position.canonical()
     check_heads_up(rules, position)
     moves = Moves(rules, position)
-    root: AbstractKey = ((), 0, WHOLE)
-    keys = [root]
-    index = {root: 0}
-    path_of: list[tuple[int, ...]] = [
-        ()
-    ]  # a real history for each abstract node, to ask the engine
-    edges: list[tuple[int, int, int]] = []
-    frontier = [0]
-    while frontier:
-        nxt = []
-        for node in frontier:
-            _, who, flags = keys[node]
-            path = path_of[node]
-            after = moves.after(path, len(path) if flags & WHOLE else 2 + who)
-            if window is not None and path:
-                after = sorted(after)[:window]
-            for b in after:
-                key = child_key(keys[node], b, recall, moves.nbids)
-                child = index.get(key)
-                if child is None:
-                    child = index[key] = len(keys)
-                    keys.append(key)
-                    path_of.append((*path, b))
-                    nxt.append(child)
-                edges.append((node, child, b))
-        frontier = nxt
+    graph = _Walk(moves, recall, window)
+    edges = list(graph.edges())
+    keys, index, path_of = graph.keys, graph.index, graph.path_of
     actor = np.array([k[1] for k in keys], dtype=np.int64)
     last_bid = np.array([k[0][-1] if k[0] else -1 for k in keys], dtype=np.int64)
     # Topological layers: by last move (in move_rank's order), after the round's first bids
@@ -610,24 +588,41 @@ def abstract_size(
 ) -> tuple[int, int]:
     """(nodes, edges) of the abstract graph :func:`build_abstract_round` would build, found
     without the payoffs (cheap), to choose a recall that fits a budget."""
-    moves = Moves(rules, position.canonical())
-    root: AbstractKey = ((), 0, WHOLE)
-    seen: dict[AbstractKey, tuple[int, ...]] = {root: ()}
-    frontier: list[AbstractKey] = [root]
-    edges = 0
-    while frontier:
-        nxt = []
-        for key in frontier:
-            _, who, flags = key
-            path = seen[key]
-            after = moves.after(path, len(path) if flags & WHOLE else 2 + who)
-            if window is not None and path:
-                after = sorted(after)[:window]
-            edges += len(after)
-            for b in after:
-                child = child_key(key, b, recall, moves.nbids)
-                if child not in seen:
-                    seen[child] = (*path, b)
-                    nxt.append(child)
-        frontier = nxt
-    return len(seen), edges
+    walk = _Walk(Moves(rules, position.canonical()), recall, window)
+    edges = sum(1 for _ in walk.edges())
+    return len(walk.keys), edges
+
+
+class _Walk:
+    """The abstract graph's nodes, found breadth first from the start of the round: each
+    node's key, its number and a real history reaching it (to ask the engine what may
+    follow); :meth:`edges` yields the edges (node, child, move) as it finds them."""
+
+    def __init__(self, moves: Moves, recall: int, window: int | None) -> None:
+        self.moves, self.recall, self.window = moves, recall, window
+        root: AbstractKey = ((), 0, WHOLE)
+        self.keys = [root]
+        self.index = {root: 0}
+        self.path_of: list[tuple[int, ...]] = [()]
+
+    def edges(self) -> Iterator[tuple[int, int, int]]:
+        keys, index, path_of = self.keys, self.index, self.path_of
+        frontier = [0]
+        while frontier:
+            nxt = []
+            for node in frontier:
+                _, who, flags = keys[node]
+                path = path_of[node]
+                after = self.moves.after(path, len(path) if flags & WHOLE else 2 + who)
+                if self.window is not None and path:
+                    after = sorted(after)[: self.window]
+                for move in after:
+                    key = child_key(keys[node], move, self.recall, self.moves.nbids)
+                    child = index.get(key)
+                    if child is None:
+                        child = index[key] = len(keys)
+                        keys.append(key)
+                        path_of.append((*path, move))
+                        nxt.append(child)
+                    yield node, child, move
+            frontier = nxt
