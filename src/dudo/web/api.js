@@ -70,6 +70,23 @@ export async function api(path, { method = "GET", body, token } = {}) {
   return data;
 }
 
+let markPlayerKnown;
+const playerKnown = new Promise((resolve) => {
+  markPlayerKnown = resolve;
+});
+
+/** player.js calls this once this browser's player is known (made, or checked with the server). */
+export function playerIsKnown() {
+  markPlayerKnown();
+}
+
+/** Resolves once this browser's player is known (or after `ms`, if it never is): a request
+ * that seats this browser (Play now, a new table) must carry the player's key, or a rated
+ * table would refuse it and a click right after the page loads would land elsewhere. */
+export function untilPlayerKnown(ms = 5000) {
+  return Promise.race([playerKnown, new Promise((resolve) => setTimeout(resolve, ms))]);
+}
+
 /** This browser's player key (player.js makes and keeps it), or null. */
 export function playerKey() {
   try {

@@ -32,7 +32,7 @@
 //   #lang-select, #toast
 
 import "/static/pwa.js";
-import { api, knownTables, saveSeatToken } from "/static/api.js";
+import { api, knownTables, saveSeatToken, untilPlayerKnown } from "/static/api.js";
 import { dieEl } from "/static/dice.js";
 import { createFields, startLobby } from "/static/lobby.js";
 import { onLangChange, t, wordError } from "/static/i18n.js";
@@ -309,6 +309,7 @@ async function create(event) {
   const button = $("create-button");
   button.disabled = true;
   try {
+    await untilPlayerKnown();
     const answer = await api("/api/tables", { method: "POST", body });
     saveSeatToken(answer.code, answer.token);
     location.assign(answer.url || `/t/${answer.code}`);

@@ -15,7 +15,7 @@
 //                            localStorage "dudo.seat.<CODE>" and the page goes to /t/<CODE>
 //   #create-public, #create-fill-seconds, #create-fill-level   (read by createFields())
 
-import { api, saveSeatToken } from "/static/api.js";
+import { api, saveSeatToken, untilPlayerKnown } from "/static/api.js";
 import { onLangChange, t, wordError } from "/static/i18n.js";
 import { botLevelLabel } from "/static/rules.js";
 import { el, fillRememberedName, rememberName, toast } from "/static/ui.js";
@@ -207,6 +207,7 @@ async function playNow(event) {
   const button = $("play-now");
   button.disabled = true;
   try {
+    await untilPlayerKnown();
     const seated = await api("/api/lobby/play", {
       method: "POST",
       body: { name, preset: $("play-preset").value },

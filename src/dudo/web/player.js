@@ -16,7 +16,7 @@
 //                      #you-login-name/#you-login-password/#you-login-button, #you-export,
 //                      #you-delete/#you-delete-confirm, #you-error, #you-status
 
-import { api, playerKey, saveSeatToken, seatToken } from "/static/api.js";
+import { api, playerIsKnown, playerKey, saveSeatToken, seatToken } from "/static/api.js";
 import { applyI18n, onLangChange, t, wordError } from "/static/i18n.js";
 import { el } from "/static/ui.js";
 
@@ -421,6 +421,7 @@ function mount() {
 }
 
 await ensurePlayer();
+playerIsKnown();
 await takeBackSeat();
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mount);
 else mount();
