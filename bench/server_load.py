@@ -773,6 +773,12 @@ def report(
     if n_errors or refused:
         detail = ", ".join(f"{k}: {v}" for k, v in sorted(errors.items()))
         print(f"errors: {detail or 'none'}; lost (not seen by all 4 seats): {lost}")
+    if sent:
+        # Whole percents are too coarse to compare two versions at a few hundred actions/s.
+        print(
+            f"server CPU per action: {cpu['server'] * plan.duration / sent * 1000:.3f} ms "
+            "(all the server did in the window, over the actions sent in it)"
+        )
     print(
         f"server waited for a core (runnable, not running) {cpu['server_wait'] * 100:.0f}% "
         f"of the window; data folder in {args.data_root or tempfile.gettempdir()}"
