@@ -11,7 +11,7 @@ import pytest
 
 from dudo.bots.solver_bot import SolverBot
 from dudo.engine import Bid, Game, preset
-from dudo.solver import Position, SolverError, build_round
+from dudo.solver import Position, Round, SolverError, build_round
 from dudo.solver.abstract_strategy import (
     AbstractStrategy,
     from_profile,
@@ -29,6 +29,7 @@ from dudo.solver.book import Book, solve_book
 from dudo.solver.evaluate import evaluate
 from dudo.solver.exploit import (
     BotQuery,
+    ExactResult,
     book_strategy,
     exact_exploitability,
     exact_from_strategy,
@@ -185,17 +186,24 @@ def test_the_lifted_stored_strategy_is_what_the_bot_plays_and_evaluates_as_sampl
         lift_strategy(windowed, round_)
 
 
+def _from_the_book_and_from_the_bot(round_: Round, bot: SolverBot) -> ExactResult:
+    """The exploitability measured from the book's strategy, checked against asking the bot
+    at every information set (the same best responses)."""
+    strategy = book_strategy(bot, round_)
+    assert strategy is not None
+    query = BotQuery(round_, bot)
+    fast = exact_from_strategy(round_, strategy, query)
+    slow = exact_exploitability(round_, (query, query))
+    assert fast.best_response == pytest.approx(slow.best_response, abs=1e-5)
+    return fast
+
+
 def test_exploitability_from_the_book_equals_asking_the_bot_everywhere(tmp_path: Path) -> None:
     book = solve_book(RULES, 2, Budget(target=1e-3), tmp_path, abstraction=SMALL)
     position = Position((2, 2))
     round_ = build_round(RULES, position, book.continuation)
     bot = SolverBot(random.Random(0), book=book, min_recall=2)
-    lifted = book_strategy(bot, round_)
-    assert lifted is not None
-    query = BotQuery(round_, bot)
-    fast = exact_from_strategy(round_, lifted, query)
-    slow = exact_exploitability(round_, (query, query))
-    assert fast.best_response == pytest.approx(slow.best_response, abs=1e-5)
+    fast = _from_the_book_and_from_the_bot(round_, bot)
     assert 0 < fast.exploitability < 0.5
 
 
@@ -203,10 +211,5 @@ def test_a_whole_tree_round_of_the_book_is_measured_from_its_strategy(tmp_path: 
     book = solve_book(RULES, 1, Budget(target=1e-3), tmp_path)
     round_ = build_round(RULES, Position((1, 1)), book.continuation)
     bot = SolverBot(random.Random(0), book=book)
-    strategy = book_strategy(bot, round_)
-    assert strategy is not None
-    query = BotQuery(round_, bot)
-    fast = exact_from_strategy(round_, strategy, query)
-    slow = exact_exploitability(round_, (query, query))
-    assert fast.best_response == pytest.approx(slow.best_response, abs=1e-5)
+    fast = _from_the_book_and_from_the_bot(round_, bot)
     assert fast.exploitability <= 1e-3 + 1e-6

@@ -133,7 +133,7 @@ def build_abstract_round(
     representative: dict[tuple[int, int], tuple[int, ...]] = {}
     for node in range(1, len(keys)):
         representative.setdefault((int(last_bid[node]), int(actor[node])), path_of[node])
-    signals, joint, payoff, _ = call_payoffs(rules, position, representative, continuation)
+    signals, joint, payoff, _ = call_payoffs(rules, position, representative, continuation, moves)
     return AbstractRound(
         rules=rules,
         position=position,
@@ -516,10 +516,6 @@ def _discounted_add(regret: Array, gain: Array, up: float, down: float) -> None:
     negative ones by ``down``."""
     regret += gain
     regret *= np.where(regret > 0, up, down)
-
-
-def _edge_bid(graph: AbstractRound, edge: int) -> int:
-    return int(graph.last_bid[graph.target[edge]])
 
 
 def lift(

@@ -194,11 +194,6 @@ def move_action(bids: tuple[Bid, ...], move: int) -> Action:
     return PASS if kind is MoveKind.PASS else SPOT_ON
 
 
-def move_text(bids: tuple[Bid, ...], move: int) -> str:
-    kind, bid = move_kind(move, len(bids))
-    return str(bids[bid]) if kind is MoveKind.BID else str(move_action(bids, move))
-
-
 def passed_flags(history: tuple[int, ...], nbids: int) -> int:
     """Bit ``p`` is set when player ``p`` (who moves at even depths if 0) has passed."""
     flags = 0
@@ -306,6 +301,7 @@ def call_payoffs(
     position: Position,
     representative: dict[tuple[int, int], tuple[int, ...]],
     continuation: Continuation | None,
+    moves: Moves | None = None,
 ) -> tuple[
     tuple[tuple[object, ...], tuple[object, ...]],
     npt.NDArray[np.float64],
@@ -322,8 +318,8 @@ def call_payoffs(
     a doubted pass's only through the passer's hand. So each class in ``representative``
     is replayed on the engine (its history pushed, then the call) once for each count (or
     passer's hand) that occurs, on the first deal showing it, and every deal alike takes
-    the same outcome and payoff."""
-    moves = Moves(rules, position)
+    the same outcome and payoff. ``moves``: the round's moves, if the caller has them."""
+    moves = moves if moves is not None else Moves(rules, position)
     bids = moves.bids
     classes = sorted(representative)
     kinds = [moves.kind(k[0]) for k in classes]
@@ -514,7 +510,7 @@ def build_round(
                 node = int(parent[node])
             representative[(layer.bid, layer.actor)] = tuple(reversed(back))
     signals, joint, payoff, outcomes = call_payoffs(
-        rules, position, representative if payoffs else {}, continuation
+        rules, position, representative if payoffs else {}, continuation, moves
     )
     return Round(
         rules=rules,
