@@ -47,14 +47,10 @@ class JsonLines(logging.Formatter):
         return orjson.dumps(out, default=str).decode()
 
 
-def log_config(log_format: LogFormat, level: str) -> dict[str, Any]:
-    """A :func:`logging.config.dictConfig` for uvicorn and the server's own loggers, all
-    to standard error in one format."""
-    formatter: dict[str, Any] = (
-        {"()": JsonLines}
-        if log_format is LogFormat.JSON
-        else {"format": "%(levelname)s: %(name)s: %(message)s"}
-    )
+def json_log_config(level: str) -> dict[str, Any]:
+    """A :func:`logging.config.dictConfig` that writes uvicorn's and the server's records
+    to standard error as :class:`JsonLines`."""
+    formatter: dict[str, Any] = {"()": JsonLines}
     handler = {"class": "logging.StreamHandler", "formatter": "main", "stream": "ext://sys.stderr"}
     level = level.upper()
     return {

@@ -64,7 +64,7 @@ class Metrics:
         self.action_seconds = Histogram(
             "dudo_action_seconds",
             "From a person's action arriving to its updates queued for every connection "
-            "(waiting for the table, storing, applying, encoding).",
+            "(waiting for the table, storing, applying, encoding), or to its refusal.",
             buckets=LATENCY_BUCKETS,
             registry=self.registry,
         )

@@ -36,7 +36,7 @@ def serve_command(
 
     from dudo.cup.storage import data_dir as default_data_dir
     from dudo.server.app import create_app
-    from dudo.server.logs import LogFormat, log_config
+    from dudo.server.logs import LogFormat, json_log_config
     from dudo.server.protocol import guarded_http
     from dudo.solver.book import preload_books
 
@@ -48,12 +48,11 @@ def serve_command(
     except ValueError as exc:
         print(f"dudo serve: {exc}", file=sys.stderr)
         return 2
-    # Text keeps uvicorn's own lines; JSON puts uvicorn's and the server's records in one form.
-    logging_setup = (
-        log_config(chosen_format, log_level) if chosen_format is LogFormat.JSON else None
-    )
-    if logging_setup is not None:
-        logging.config.dictConfig(logging_setup)
+    # Text keeps uvicorn's own lines; JSON puts uvicorn's and the server's records in one
+    # form, set up here (before the first line below) and left alone by uvicorn.
+    json_logs = chosen_format is LogFormat.JSON
+    if json_logs:
+        logging.config.dictConfig(json_log_config(log_level))
     other_place = "--data-dir" if database_url is None else "--database-url"
     lock: DatabaseLock | None = None
     try:
@@ -76,7 +75,7 @@ def serve_command(
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     where = database_url.split("@")[-1] if "@" in database_url else database_url
     opened = f"dudo: open http://{shown}:{port}/ in a browser (database: {where})"
-    if logging_setup is None:
+    if not json_logs:
         print(opened, file=sys.stderr)
     else:
         logging.getLogger("dudo.server").info(opened)
@@ -90,7 +89,7 @@ def serve_command(
         host=host,
         port=port,
         log_level=log_level,
-        log_config=uvicorn.config.LOGGING_CONFIG if logging_setup is None else logging_setup,
+        log_config=None if json_logs else uvicorn.config.LOGGING_CONFIG,
         # uvicorn's protocol with a deadline for request headers and a per-address cap.
         http=guarded_http(limits),
         # A client frame over the protocol's limit is refused by the protocol layer with a
