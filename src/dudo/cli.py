@@ -135,12 +135,36 @@ def serve(
             "the names and defaults are in the README (Playing online, Limits).",
         ),
     ] = None,
+    redis_url: Annotated[
+        str | None,
+        typer.Option(
+            envvar="DUDO_REDIS_URL",
+            help="Redis URL, e.g. redis://127.0.0.1:6379/0: serve one site with other "
+            "processes (on this machine or others) that use the same Redis and database.",
+        ),
+    ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1, help="Server processes on this machine (more than 1 needs --redis-url)."
+        ),
+    ] = 1,
 ) -> None:
     """Play online: serve the browser client and the game server (open the printed link)."""
     from dudo.server.run import serve_command
 
     raise typer.Exit(
-        serve_command(host, port, data_dir, database_url, log_level, limits or [], log_format)
+        serve_command(
+            host,
+            port,
+            data_dir,
+            database_url,
+            log_level,
+            limits or [],
+            log_format,
+            redis_url=redis_url,
+            workers=workers,
+        )
     )
 
 

@@ -211,10 +211,10 @@ class FaultyStore(Store):
             self.failures += 1
             raise sa.exc.OperationalError("INSERT", {}, Exception("disk I/O error (injected)"))
 
-    def add_action(self, game_id: int, seq: int, player: int, action: str) -> None:
+    def add_action(self, code: str, game_id: int, seq: int, player: int, action: str) -> None:
         self._fault("add_action")
         time.sleep(self.slow_games.get(game_id, 0.0))
-        super().add_action(game_id, seq, player, action)
+        super().add_action(code, game_id, seq, player, action)
 
     def save_seat(self, code: str, seat: StoredSeat, *args: Any) -> None:
         self._fault("save_seat")

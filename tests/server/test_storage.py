@@ -199,12 +199,12 @@ def test_the_store_refuses_an_action_twice(db_url: str) -> None:
         store.create_table("TESTAB", "dudo", {}, {"seats": 2}, seats)
         players = [{"seat": 0, "name": "Ana", "kind": "human", "level": None}]
         game_id = store.start_game("TESTAB", 1, 12345, {}, players)
-        store.add_action(game_id, 0, 0, "3x4")
+        store.add_action("TESTAB", game_id, 0, 0, "3x4")
         with pytest.raises(IntegrityError):
-            store.add_action(game_id, 0, 1, "call")
-        store.add_action(game_id, 1, 1, "call")
+            store.add_action("TESTAB", game_id, 0, 1, "call")
+        store.add_action("TESTAB", game_id, 1, 1, "call")
         with pytest.raises(IntegrityError):
-            store.add_action(game_id, 1, 0, "4x4")
+            store.add_action("TESTAB", game_id, 1, 0, "4x4")
         (table,) = [t for t in store.load_tables() if t.code == "TESTAB"]
         assert table.game is not None
         assert table.game.actions == [(0, "3x4"), (1, "call")], "the first of each seq stays"

@@ -19,6 +19,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dudo.server import play, security
+from dudo.server.cluster import Cluster, Relay
 from dudo.server.deps import client_address
 from dudo.server.errors import ErrorCode, Refused, http_code, http_detail, validation_detail
 from dudo.server.limits import Guard, Limits, RateLimited
@@ -159,12 +160,16 @@ def create_app(
     burst: float | None = None,
     dice: random.Random | None = None,
     store_factory: Callable[[str], Store] = Store,
+    redis_url: str | None = None,
+    node: str | None = None,
 ) -> FastAPI:
     """The application, storing everything at ``database_url``.
 
     ``limits`` are the server's limits (``rate`` and ``burst`` override its frame rate);
     ``dice`` replaces the operating system's randomness for dice seeds and bots (for tests that
     replay games); ``store_factory`` opens the store (tests put faults behind the real one).
+    With ``redis_url`` the process is one of several serving one site (:mod:`.cluster`),
+    known to the others as ``node`` (a random name if None).
     The live tables are ``app.state.hall`` while the application runs."""
     limits = limits or Limits()
     if rate is not None:
@@ -178,10 +183,18 @@ def create_app(
         hall = Hall(store, asyncio.get_running_loop(), limits, metrics=metrics)
         if dice is not None:
             hall.dice = dice
+        cluster = None
+        if redis_url is not None:
+            cluster = Cluster(redis_url, hall, node)
+            cluster.inner, cluster.app = app.state.relayed, app
+            hall.join_cluster(cluster)
         hall.resume()
-        hall.spawn(hall.sweep_forever())
         app.state.hall = hall
         app.state.lobby = listing = Lobby(hall)
+        if cluster is not None:
+            await cluster.start()
+        app.state.cluster = cluster
+        hall.spawn(hall.sweep_forever())
         try:
             yield
         finally:
@@ -196,6 +209,9 @@ def create_app(
     app.state.guard = guard = Guard(limits)
     app.state.metrics = metrics = Metrics()
     app.state.replays = games.Replays()
+    app.state.cluster = None
+    if redis_url is not None:
+        app.add_middleware(Relay, state=app.state)  # first, so innermost: after every guard
     app.add_middleware(LimitBody, max_body=limits.max_body, body_seconds=limits.body_seconds)
     app.add_middleware(LimitSockets, guard=guard, metrics=metrics)
     security.protect(app)  # last, so outermost: every answer carries the headers

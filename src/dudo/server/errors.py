@@ -70,6 +70,9 @@ class ErrorCode(StrEnum):
     CANNOT_RESUME = "cannot_resume"  # a broken table's ``problem_code``
     STORE_DOWN = "store_down"
     NOT_READY = "not_ready"  # /readyz: starting or stopping
+    # Several processes: the table is between two of them (a takeover, or its owner is slow).
+    TABLE_MOVING = "table_moving"
+    REDIS_DOWN = "redis_down"  # /readyz: Redis does not answer
     # Play (WebSocket).
     NO_GAME = "no_game"
     NOT_A_PLAYER = "not_a_player"

@@ -81,6 +81,14 @@ class Metrics:
             registry=self.registry,
         )
 
+        self.relay_seconds = Histogram(
+            "dudo_relay_seconds",
+            "Several processes: from a message's sending by one process to its arrival at "
+            "another through Redis (relayed actions, updates and requests).",
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+
     def count_tables(self, count: Callable[[], int]) -> None:
         """Read the number of live tables from ``count`` whenever metrics are scraped."""
         self.live_tables.set_function(lambda: float(count()))

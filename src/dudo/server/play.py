@@ -45,6 +45,7 @@ class Connection:
         #: The close code once the connection is finishing (see PROTOCOL.md).
         self.close_code = 1000
         self.writer: asyncio.Task[None] | None = None
+        self.ending: asyncio.Task[None] | None = None
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -85,6 +86,12 @@ class Connection:
         # Closing races the client leaving: either way the socket ends closed.
         with contextlib.suppress(Exception):
             await socket.close(code=code)
+
+    def end(self, code: int) -> None:
+        """Send what is queued, then close with ``code`` (the table left this process)."""
+        self.finish(code)
+        if self.ending is None:
+            self.ending = asyncio.get_running_loop().create_task(self.close_after_sending())
 
     def finish(self, code: int = 1000) -> None:
         """Send what is queued, then stop the writer; the connection closes with ``code``."""

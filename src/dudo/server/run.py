@@ -1,12 +1,16 @@
-"""``dudo serve``: one process serving the browser client and the game API with uvicorn."""
+"""``dudo serve``: the browser client and the game API, served with uvicorn by one process, or
+by several (``--workers``, or processes on several machines) that share Redis and a database."""
 
 from __future__ import annotations
 
 import gc
+import json
+import os
 import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from dudo.server.limits import parse_limits
 from dudo.server.startup import (
@@ -19,6 +23,9 @@ from dudo.server.startup import (
 from dudo.server.storage import default_url, make_engine
 from dudo.server.wire import MAX_FRAME
 
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
 
 def serve_command(
     host: str,
@@ -28,6 +35,8 @@ def serve_command(
     log_level: str,
     limit_settings: Sequence[str] = (),
     log_format: str = "text",
+    redis_url: str | None = None,
+    workers: int = 1,
 ) -> int:
     import logging
     import logging.config
@@ -45,6 +54,15 @@ def serve_command(
         if log_format not in set(LogFormat):
             raise ValueError(f"--log-format {log_format!r}: give text or json")
         chosen_format = LogFormat(log_format)
+        if workers > 1 and redis_url is None:
+            raise ValueError(
+                f"--workers {workers} needs --redis-url: the processes share the tables "
+                "through Redis (e.g. --redis-url redis://127.0.0.1:6379/0)"
+            )
+        if redis_url is not None:
+            problem = check_redis_url(redis_url)
+            if problem is not None:
+                raise ValueError(problem)
     except ValueError as exc:
         print(f"dudo serve: {exc}", file=sys.stderr)
         return 2
@@ -79,17 +97,38 @@ def serve_command(
         print(opened, file=sys.stderr)
     else:
         logging.getLogger("dudo.server").info(opened)
-    app = create_app(database_url, limits=limits)
-    # Books load in the background, so that no bot's first heads-up decision waits for them.
-    threading.Thread(target=preload_books, name="books", daemon=True).start()
-    tune_garbage_collector()
     raise_open_files_limit()
+    served: Any
+    if workers > 1:
+        # Each worker builds its application from these settings (worker_app).
+        os.environ[WORKER_SETTINGS] = json.dumps(
+            {"database_url": database_url, "limits": list(limit_settings), "redis_url": redis_url}
+        )
+        served = "dudo.server.run:worker_app"
+    else:
+        served = create_app(database_url, limits=limits, redis_url=redis_url)
+        # Books load in the background, so that no bot's first decision waits for them.
+        threading.Thread(target=preload_books, name="books", daemon=True).start()
+        tune_garbage_collector()
+    # The server's own lines (tables taken over, let go, stored records) in uvicorn's form.
+    log_config: Any = {
+        **uvicorn.config.LOGGING_CONFIG,
+        "loggers": {
+            **uvicorn.config.LOGGING_CONFIG["loggers"],
+            "dudo": {"handlers": ["default"], "level": "INFO", "propagate": False},
+        },
+    }
+    if json_logs:
+        # One process: configured above, and left alone. Workers configure it themselves.
+        log_config = json_log_config(log_level) if workers > 1 else None
     uvicorn.run(
-        app,
+        served,
+        factory=workers > 1,
+        workers=workers if workers > 1 else None,
         host=host,
         port=port,
         log_level=log_level,
-        log_config=None if json_logs else uvicorn.config.LOGGING_CONFIG,
+        log_config=log_config,
         # uvicorn's protocol with a deadline for request headers and a per-address cap.
         http=guarded_http(limits),
         # A client frame over the protocol's limit is refused by the protocol layer with a
@@ -104,6 +143,43 @@ def serve_command(
     if lock is not None:
         lock.release()
     return 0
+
+
+#: The environment variable that carries ``dudo serve``'s settings to its worker processes.
+WORKER_SETTINGS = "DUDO_SERVE_WORKER"
+
+
+def worker_app() -> FastAPI:
+    """The application of one of ``dudo serve --workers N``'s processes."""
+    from dudo.server.app import create_app
+    from dudo.solver.book import preload_books
+
+    settings = json.loads(os.environ[WORKER_SETTINGS])
+    app = create_app(
+        settings["database_url"],
+        limits=parse_limits(settings["limits"]),
+        redis_url=settings["redis_url"],
+    )
+    threading.Thread(target=preload_books, name="books", daemon=True).start()
+    tune_garbage_collector()
+    return app
+
+
+def check_redis_url(url: str) -> str | None:
+    """What is wrong with a Redis URL before the server starts on it (None: nothing)."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
+    except ValueError as exc:
+        return f"--redis-url {url!r} is not a Redis URL (e.g. redis://127.0.0.1:6379/0): {exc}"
+    try:
+        client.ping()
+    except redis.RedisError as exc:
+        return f"Redis at {url!r} does not answer: {exc}"
+    finally:
+        client.close()
+    return None
 
 
 def check_database_url(url: str) -> str | None:

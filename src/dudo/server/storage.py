@@ -51,6 +51,9 @@ tables_table = sa.Table(
     sa.Column("host", sa.Integer, nullable=True),  # the host's seat; NULL: no person is left
     # Listed in the lobby (True) or reached by its link only (False).
     sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()),
+    # Raised by each process that takes the table over (several processes, docs/cluster.md);
+    # every write of the owner checks it, so a process that lost the table cannot commit.
+    sa.Column("fence", sa.Integer, nullable=False, server_default=sa.text("0")),
 )
 
 seats_table = sa.Table(
@@ -362,6 +365,10 @@ class Store:
         self._local = threading.local()  # each thread's writing connection
         self._writers: list[Connection] = []
         self._writers_lock = threading.Lock()
+        #: The fence this process holds for each table it owns, when several processes share
+        #: the database (None: this is the only process, and nothing is fenced). Every write
+        #: of a table's state checks it in its own transaction (:meth:`claim_table`).
+        self.fences: dict[str, int] | None = None
 
     def close(self) -> None:
         with self._writers_lock:
@@ -375,6 +382,50 @@ class Store:
         """Ask the database something trivial (readiness: does it answer?)."""
         with self.engine.connect() as c:
             c.execute(sa.text("SELECT 1"))
+
+    # ---------------------------------------------------------------- fencing
+
+    def claim_table(self, code: str) -> int | None:
+        """Take the table over for this process: raise its fence and keep the new value, so
+        that from now on every write of a process holding an older fence fails. A write of the
+        old owner that is under way finishes first (it holds the table's row), so what is
+        loaded after this includes it. None: no such table, or it is closed."""
+        with self.engine.begin() as c:
+            fence = c.execute(
+                tables_table.update()
+                .where(tables_table.c.code == code, tables_table.c.status != "closed")
+                .values(fence=tables_table.c.fence + 1)
+                .returning(tables_table.c.fence)
+            ).scalar()
+        if fence is None:
+            return None
+        if self.fences is not None:
+            self.fences[code] = int(fence)
+        return int(fence)
+
+    def release_table(self, code: str) -> None:
+        """Forget this process's fence of the table: it writes to it no more."""
+        if self.fences is not None:
+            self.fences.pop(code, None)
+
+    def _fenced(self, c: Connection, code: str) -> None:
+        """Check, in the write's own transaction, that this process still owns the table, and
+        hold its row until the write commits (a takeover waits for it). Raises FencedOut."""
+        if self.fences is None:
+            return
+        fence = self.fences.get(code)
+        done = (
+            None
+            if fence is None
+            else c.execute(
+                tables_table.update()
+                .where(tables_table.c.code == code, tables_table.c.fence == fence)
+                .values(fence=fence)
+            )
+        )
+        if done is None or done.rowcount != 1:
+            self.fences.pop(code, None)
+            raise FencedOut(code)
 
     # ---------------------------------------------------------------- tables and seats
 
@@ -410,8 +461,11 @@ class Store:
                     game_id=None,
                     host=0,
                     public=public,
+                    fence=1,
                 )
             )
+            if self.fences is not None:
+                self.fences[code] = 1
             for seat in seats:
                 c.execute(seats_table.insert().values(code=code, **_seat_values(seat)))
             if next_secret is not None:
@@ -431,6 +485,7 @@ class Store:
         player, left early) of the game in play when a bot takes the seat over or its person
         takes it back."""
         with self.engine.begin() as c:
+            self._fenced(c, code)
             c.execute(
                 seats_table.update()
                 .where(seats_table.c.code == code, seats_table.c.seat == seat.seat)
@@ -456,10 +511,12 @@ class Store:
 
     def set_host(self, code: str, host: int | None) -> None:
         with self.engine.begin() as c:
+            self._fenced(c, code)
             c.execute(tables_table.update().where(tables_table.c.code == code).values(host=host))
 
     def set_status(self, code: str, status: str) -> None:
         with self.engine.begin() as c:
+            self._fenced(c, code)
             c.execute(
                 tables_table.update()
                 .where(tables_table.c.code == code)
@@ -481,6 +538,7 @@ class Store:
         the same transaction (the table's next-game secret is used up). ``rated``: the rule
         family the game's result rates its players in (None: not rated)."""
         with self.engine.begin() as c:
+            self._fenced(c, code)
             result = c.execute(
                 games_table.insert().values(
                     code=code,
@@ -535,7 +593,7 @@ class Store:
             )
         return game_id
 
-    def add_action(self, game_id: int, seq: int, player: int, action: str) -> None:
+    def add_action(self, code: str, game_id: int, seq: int, player: int, action: str) -> None:
         """Commit one accepted action. A second action with the same ``seq`` fails.
 
         The same action again (a retry after a commit whose answer was lost) is not an error:
@@ -549,6 +607,7 @@ class Store:
             with self._writers_lock:
                 self._writers.append(writer)
         try:
+            self._fenced(writer, code)
             writer.execute(
                 _INSERT_ACTION,
                 {
@@ -599,6 +658,7 @@ class Store:
         Returns each rated player's displayed rating before and after the game (by player
         number; empty for an unrated game)."""
         with self.engine.begin() as c:
+            self._fenced(c, code)
             for place in places:
                 c.execute(
                     game_players_table.update()
@@ -653,6 +713,7 @@ class Store:
     def set_next_secret(self, code: str, secret: bytes) -> None:
         """Keep the secret of the table's next game (replacing any earlier one)."""
         with self.engine.begin() as c:
+            self._fenced(c, code)
             _clear_next_secret(c, code)
             c.execute(fair_table.insert().values(code=code, game_id=None, secret=secret.hex()))
 
@@ -680,9 +741,22 @@ class Store:
             ).first()
             return None if row is None else _stored_table(c, row)
 
-    def close_idle_lobbies(self, idle_since: float, keep: set[str]) -> list[str]:
+    def live_codes(self) -> list[str]:
+        """The codes of the tables in their lobby or in play (each needs an owner)."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(tables_table.c.code).where(
+                    tables_table.c.status.in_(("lobby", "playing"))
+                )
+            ).all()
+        return [str(row.code) for row in rows]
+
+    def close_idle_lobbies(
+        self, idle_since: float, keep: set[str], only: set[str] | None = None
+    ) -> list[str]:
         """Close the lobbies (tables with no game in play) unchanged since ``idle_since``
-        (time.time()), except those in ``keep``; their codes. Finished games stay."""
+        (time.time()), except those in ``keep`` (and, if given, of those in ``only``); their
+        codes. Finished games stay."""
         with self.engine.begin() as c:
             rows = c.execute(
                 sa.select(tables_table.c.code).where(
@@ -690,7 +764,11 @@ class Store:
                     sa.func.coalesce(tables_table.c.updated, tables_table.c.created) < idle_since,
                 )
             ).all()
-            codes = [row.code for row in rows if row.code not in keep]
+            codes = [
+                row.code
+                for row in rows
+                if row.code not in keep and (only is None or row.code in only)
+            ]
             if codes:
                 c.execute(
                     tables_table.update()
@@ -764,6 +842,7 @@ class Store:
     def add_chat(self, code: str, message: dict[str, Any]) -> None:
         """Keep one chat message (the fields of :meth:`dudo.server.chat.Message.to_json`)."""
         with self.engine.begin() as c:
+            self._fenced(c, code)
             c.execute(
                 chat_table.insert().values(
                     code=code,
@@ -781,6 +860,7 @@ class Store:
 
     def set_chat_off(self, code: str, off: bool) -> None:
         with self.engine.begin() as c:
+            self._fenced(c, code)
             done = c.execute(
                 chat_settings_table.update()
                 .where(chat_settings_table.c.code == code)
@@ -1497,6 +1577,15 @@ class StoreUnavailable(Exception):
     """The database did not answer, or refused, in time: nothing was changed by the call."""
 
 
+class FencedOut(StoreUnavailable):
+    """Another process has taken the table over: this one may no longer write to it, and
+    nothing was changed by the call."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(f"table {code} is now served by another process")
+        self.code = code
+
+
 class AsyncStore:
     """The store as the event loop uses it: each call runs in one of a few worker threads, and
     any failure comes back as :class:`StoreUnavailable` (logged once, in one line)."""
@@ -1511,6 +1600,8 @@ class AsyncStore:
         self._pool = concurrent.futures.ThreadPoolExecutor(threads, thread_name_prefix="dudo-db")
         #: Told of every call: the method's name, its seconds in the worker thread, success.
         self.observe = observe
+        #: Told of the code of a table another process has taken over (a write was fenced out).
+        self.fenced: Callable[[str], None] | None = None
 
     async def run(self, method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         loop = asyncio.get_running_loop()
@@ -1518,6 +1609,11 @@ class AsyncStore:
         call = functools.partial(_timed, method, self.observe, name, *args, **kwargs)
         try:
             return await loop.run_in_executor(self._pool, call)
+        except FencedOut as exc:
+            log.warning("database: %s refused: %s", name, exc)
+            if self.fenced is not None:
+                self.fenced(exc.code)
+            raise
         except Exception as exc:
             log.warning("database: %s failed: %s", name, _one_line(exc))
             raise StoreUnavailable(f"{name}: {_one_line(exc)}") from exc

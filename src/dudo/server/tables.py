@@ -13,6 +13,7 @@ for its own seat.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import re
@@ -22,7 +23,7 @@ import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from dudo.bots import BOT_NAMES, Bot, make_bot, out_of_turn_call
 from dudo.engine.actions import Action, Call
@@ -53,6 +54,9 @@ from dudo.server.storage import (
     token_hash,
 )
 from dudo.server.wire import dumps, event_json, view_json
+
+if TYPE_CHECKING:
+    from dudo.server.cluster import Cluster
 
 log = logging.getLogger("dudo.server")
 
@@ -139,6 +143,9 @@ class Outbox(Protocol):
     game_id: int | None
 
     def send(self, text: str) -> None: ...
+
+    def end(self, code: int) -> None:
+        """Send what is queued, then close with ``code`` (1012: come back, to any process)."""
 
 
 @dataclass
@@ -1201,7 +1208,9 @@ class Table:
         game = self.game
         assert game is not None and self.game_id is not None
         seq = len(game.history)
-        await self.hall.db.run(self.hall.store.add_action, self.game_id, seq, player, str(action))
+        await self.hall.db.run(
+            self.hall.store.add_action, self.code, self.game_id, seq, player, str(action)
+        )
         by = str(why) if why is not None else "person" if player in self.humans else "bot"
         self.hall.metrics.actions.labels(by).inc()
         first_new = len(game.events)
@@ -1751,7 +1760,8 @@ class Table:
 
 @dataclass
 class Hall:
-    """Every live table of one server, and the store behind them."""
+    """Every live table of one server process, and the store behind them. With several
+    processes (:mod:`dudo.server.cluster`), the tables this process owns."""
 
     store: Store
     loop: asyncio.AbstractEventLoop
@@ -1771,6 +1781,70 @@ class Hall:
         #: Told of every change of a table anyone may hear of, and of a table leaving memory
         #: (the lobby's listing follows them).
         self.watchers: list[Callable[[str], None]] = []
+        #: This process's part in a site of several (None: it is the only process).
+        self.cluster: Cluster | None = None
+        self.db.fenced = self._fenced
+
+    def join_cluster(self, cluster: Cluster) -> None:
+        """Serve as one of several processes: tables are owned under a lease and written
+        under a fence; tables nobody owns are taken over (instead of all loaded at start)."""
+        self.cluster = cluster
+        self.store.fences = {}
+
+    def _fenced(self, code: str) -> None:
+        """A write of table ``code`` was refused: another process has taken it over."""
+        if code in self.tables:
+            self.spawn(self.let_go(code, reason="taken over by another process"))
+
+    async def adopt(self, code: str) -> bool:
+        """Take table ``code`` over from the store (this process holds its lease): raise its
+        fence, then load it and resume its game. False: no such table, or it is closed."""
+        fence = await self.db.run(self.store.claim_table, code)
+        if fence is None:
+            return False
+        try:
+            stored = await self.db.run(self.store.load_table, code)
+        except BaseException:
+            self.store.release_table(code)
+            raise
+        if stored is None:
+            self.store.release_table(code)
+            return False
+        table = self._restore(stored)
+        self.tables[code] = table
+        self.table_changed(table)
+        log.info(
+            "table %s: taken over (%s, fence %d)",
+            code,
+            table.status,
+            fence,
+            extra=table_context(code, table.game_id),
+        )
+        return True
+
+    async def let_go(self, code: str, reason: str) -> None:
+        """Stop serving table ``code`` here: after the write under way (if any), cancel its
+        timers, give up its fence and lease, and close its connections with 1012 so their
+        clients reconnect to its next owner."""
+        table = self.tables.get(code)
+        if table is None:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(table.lock.acquire(), 5.0)
+        try:
+            table.stop()
+            if self.tables.get(code) is table:
+                del self.tables[code]
+            self.store.release_table(code)
+        finally:
+            if table.lock.locked():
+                table.lock.release()
+        if self.cluster is not None:
+            await self.cluster.release(code)
+        for client in list(table.clients):
+            client.end(1012)
+        self.table_changed(code)
+        log.info("table %s: let go (%s)", code, reason, extra=table_context(code, table.game_id))
 
     def table_changed(self, table: Table | str) -> None:
         code = table if isinstance(table, str) else table.code
@@ -1807,6 +1881,16 @@ class Hall:
         table = self.tables.get(code)
         if table is not None or not code.isalnum() or len(code) > 16:
             return table
+        if self.cluster is not None:
+            if await self.cluster.take(code):
+                return self.tables.get(code)
+            if await self.cluster.owner(code) is not None:
+                raise TableError(
+                    503,
+                    "this table is moving to another server process: try again in a moment",
+                    E.TABLE_MOVING,
+                )
+            return None
         try:
             stored = await self.db.run(self.store.load_table, code)
         except StoreUnavailable:
@@ -1875,6 +1959,8 @@ class Hall:
         if settings.rated:
             check_rated(preset, rules, settings, public, player)
         code = await self.new_code()
+        if self.cluster is not None and not await self.cluster.lease_new(code):
+            raise TableError(503, "could not find a free table code; try again", E.NO_FREE_CODE)
         token = secrets.token_urlsafe(24) if player is None else player.seat_token(code, 0)
         # The first game's secret: its commitment is in the table from the first moment.
         secret = self.dice.getrandbits(SECRET_BYTES * 8).to_bytes(SECRET_BYTES, "big")
@@ -1907,6 +1993,8 @@ class Hall:
         where they were. A table that cannot be restored is set aside as broken, with its
         reason logged, and the others are served. The number of tables restored."""
         count = 0
+        if self.cluster is not None:
+            return 0  # the tables nobody owns are taken over by the cluster's beat
         # Lobbies left idle past their time are closed first, so a start never loads them.
         self.store.close_idle_lobbies(time.time() - self.limits.idle_lobby_hours * 3600, set())
         for stored in self.store.load_tables():
@@ -1945,6 +2033,7 @@ class Hall:
                 table.stop()
                 del self.tables[code]
                 self.table_changed(code)
+                await self._released(code)
         busy = {
             code
             for code, table in self.tables.items()
@@ -1952,7 +2041,11 @@ class Hall:
         }
         try:
             closed = await self.db.run(
-                self.store.close_idle_lobbies, time.time() - limits.idle_lobby_hours * 3600, busy
+                self.store.close_idle_lobbies,
+                time.time() - limits.idle_lobby_hours * 3600,
+                busy,
+                # With several processes, each closes only the tables it owns.
+                None if self.cluster is None else set(self.tables),
             )
             await self.db.run(
                 self.store.delete_cups_unused_since, time.time() - limits.cup_days * 86400
@@ -1964,6 +2057,13 @@ class Hall:
             if gone is not None:
                 gone.stop()
                 self.table_changed(code)
+                await self._released(code)
+
+    async def _released(self, code: str) -> None:
+        """A table left memory here: with several processes, its fence and lease go too."""
+        self.store.release_table(code)
+        if self.cluster is not None:
+            await self.cluster.release(code)
 
     async def sweep_forever(self) -> None:
         while True:
@@ -1972,6 +2072,8 @@ class Hall:
 
     async def close(self) -> None:
         self.stopping = True
+        if self.cluster is not None:
+            await self.cluster.stop()  # hands every table over first
         for table in self.tables.values():
             table.stop()
         for task in list(self.tasks):

@@ -1,12 +1,14 @@
 """For operators and load balancers: ``/healthz`` (the process is up), ``/readyz`` (it can
-serve: running, and its database answers) and ``/metrics`` (Prometheus,
+serve: running, and its database, and Redis if it has one, answer) and ``/metrics`` (Prometheus,
 :mod:`dudo.server.metrics`)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
+from redis.exceptions import RedisError
 
+from dudo.server.cluster import Cluster
 from dudo.server.errors import ErrorCode, Refused
 from dudo.server.metrics import CONTENT_TYPE, Metrics
 from dudo.server.storage import StoreUnavailable
@@ -16,9 +18,12 @@ router = APIRouter()
 
 
 @router.get("/healthz")
-async def healthz() -> dict[str, str]:
-    """Alive: the event loop answers."""
-    return {"status": "ok"}
+async def healthz(request: Request) -> dict[str, str]:
+    """Alive: the event loop answers. With several processes, also which process this is."""
+    cluster: Cluster | None = request.app.state.cluster
+    if cluster is None:
+        return {"status": "ok"}
+    return {"status": "ok", "process": cluster.node}
 
 
 @router.get("/readyz")
@@ -38,6 +43,14 @@ async def readyz(request: Request) -> JSONResponse:
         return JSONResponse(
             {"status": "not ready", "detail": str(refused), **refused.to_json()}, 503
         )
+    if hall.cluster is not None:
+        try:
+            await hall.cluster.redis.ping()
+        except (RedisError, OSError) as exc:
+            refused = Refused(ErrorCode.REDIS_DOWN, f"Redis does not answer: {exc}", 503)
+            return JSONResponse(
+                {"status": "not ready", "detail": str(refused), **refused.to_json()}, 503
+            )
     return JSONResponse({"status": "ready"})
 
 
