@@ -24,6 +24,7 @@ import glob
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -193,9 +194,15 @@ class LiveServer:
         )
 
     def kill(self) -> None:
-        """SIGKILL: the process dies at once, wherever it was."""
+        """SIGKILL: the process dies at once, wherever it was (with its workers, if any)."""
         if self.process is None:
             return
+        children = subprocess.run(
+            ["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True, check=False
+        ).stdout.split()
+        for child in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(child), signal.SIGKILL)
         self.process.kill()
         self.process.wait()
         self.process = None
@@ -820,3 +827,17 @@ def match(shared_server: LiveServer) -> Iterator[Match]:
     game = Match(shared_server)
     yield game
     game.close()
+
+
+def hands_keys(value: Any, path: str = "") -> Iterator[str]:
+    """The paths of every object holding a ``hands`` key, outside Revealed events."""
+    if isinstance(value, dict):
+        if "hands" in value and not (
+            value.get("type") == "Revealed" and re.fullmatch(r"\.events\[\d+\]", path)
+        ):
+            yield path or "."
+        for key, inner in value.items():
+            yield from hands_keys(inner, f"{path}.{key}")
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            yield from hands_keys(inner, f"{path}[{i}]")

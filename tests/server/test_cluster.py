@@ -5,8 +5,11 @@ and SIGTERM hands tables over without losing an action."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -14,8 +17,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import psycopg
 import pytest
 import redis
+from websockets.exceptions import ConnectionClosed
 
 from dudo.records import replay
 from dudo.server.wire import event_json
@@ -33,11 +38,13 @@ from .conftest import (
     free_port,
     fresh_database,
     get_table,
+    hands_keys,
     host_post,
     join,
     new_table,
     play_turns,
     record_of,
+    settle,
 )
 
 
@@ -129,6 +136,28 @@ def site(
     yield Site(live_server, postgres_cluster, redis_url, 2)
 
 
+def reconnect(server: LiveServer, code: str, token: str, old: Player) -> Player:
+    """``old``'s client again, at ``server``, as the web client does it: it says what it has
+    seen, and tries again while it is told to (1012: the table is between two owners)."""
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            new = Player(
+                server,
+                code,
+                token,
+                since=len(old.events) - 1,
+                known=old.events,
+                game=old.game,
+                name=f"{old.name} again",
+            )
+            new.sync()
+            return new
+        except (Disconnected, ConnectionClosed):
+            assert time.monotonic() < deadline, f"{old.name} could not reconnect"
+            time.sleep(0.2)
+
+
 def check_against_record(server: LiveServer, code: str, players: list[Player]) -> None:
     """Every connection saw exactly the recorded game's events, once each, in order."""
     record = record_of(server, get_table(server, code)["game"])
@@ -138,25 +167,36 @@ def check_against_record(server: LiveServer, code: str, players: list[Player]) -
         assert player.events == expected, f"{player.name}: its events are the record's"
 
 
-def test_players_on_two_processes_play_one_game(site: Site) -> None:
-    first, second = site.servers
-    created = new_table(first, seats=3, bots=["easy"])
+def test_players_on_three_processes_play_one_game_and_see_only_their_own_dice(
+    live_server: ServerFactory, postgres_cluster: PostgresCluster, redis_url: str
+) -> None:
+    first, second, third = Site(live_server, postgres_cluster, redis_url, 3).servers
+    created = new_table(first, seats=4, bots=["easy"])
     code = created["code"]
-    assert site.owner(code) is first
-    joined = join(second, code, "Bo")  # relayed to the owner
+    bo_token = join(second, code, "Bo")["token"]  # joined through the owner
+    cy_token = join(third, code, "Cy")["token"]
     ana = Player(first, code, created["token"], name="Ana (owner's process)")
-    bo = Player(second, code, joined["token"], name="Bo (relayed)")
-    spectator = Player(second, code, name="spectator (relayed)")
+    bo = Player(second, code, bo_token, name="Bo (relayed)")
+    cy = Player(third, code, cy_token, name="Cy (relayed)")
+    bo_direct = Player(first, code, bo_token, name="Bo's second tab, at the owner")
+    spectator = Player(third, code, name="spectator (relayed)")
     host_post(second, code, "start", created["token"])
-    final = play_turns([ana, bo], random.Random(5), watchers=(spectator,))
+    final = play_turns([ana, bo, cy], random.Random(5), watchers=(spectator, bo_direct))
     assert final["winner"] is not None
-    for player in (ana, bo, spectator):
+    everyone = (ana, bo, cy, spectator, bo_direct)
+    for player in everyone:
         player.sync()
         assert not player.errors(), f"{player.name}: {player.errors()}"
-    check_against_record(second, code, [ana, bo, spectator])
-    # Each seat's view comes from the owner: Bo's own dice, never Ana's.
-    assert get_table(second, code)["status"] == "over"
-    for player in (ana, bo, spectator):
+    check_against_record(third, code, list(everyone))
+    # A relayed connection gets exactly what a connection to the owner gets for its seat.
+    updates = [[f for f in p.frames if f["type"] == "update"] for p in (bo, bo_direct)]
+    assert updates[0] == updates[1]
+    # Dice are in no frame but the reveal's, and each view holds its own seat's dice only.
+    for player in everyone:
+        for frame in player.frames:
+            assert list(hands_keys(frame)) == [], f"{player.name}: dice outside a reveal"
+    assert all(f["view"]["my_dice"] is None for f in spectator.frames if f["type"] == "update")
+    for player in everyone:
         player.close()
 
 
@@ -183,21 +223,12 @@ def test_a_killed_owner_is_replaced_and_the_game_finishes(site: Site) -> None:
     assert closed < 5.0, f"clients told to reconnect {closed:.1f} s after the kill"
     site.wait_for_owner(code, second, within=5.0 - closed)
     assert process_of(second) != dead
-    players = []
-    for old, token in ((ana, created["token"]), (bo, joined["token"])):
-        new = Player(
-            second,
-            code,
-            token,
-            since=len(old.events) - 1,
-            known=old.events,
-            game=old.game,
-            name=f"{old.name} again",
-        )
-        players.append(new)
+    players = [
+        reconnect(second, code, token, old)
+        for old, token in ((ana, created["token"]), (bo, joined["token"]))
+    ]
     ana, bo = players
-    update = ana.until(lambda f: f["type"] == "update", "the update after the takeover")
-    assert seen is not None and update["view"]["turn"] >= seen
+    assert seen is not None and ana.turn is not None and ana.turn >= seen, "nothing seen is lost"
     final = play_turns([ana, bo], rng)
     assert final["winner"] is not None
     check_against_record(second, code, [ana, bo])
@@ -219,3 +250,159 @@ def test_relayed_requests_answer_like_the_owner(site: Site) -> None:
     with httpx.Client(base_url=second.url, trust_env=False) as http:
         missing = http.get("/api/tables/ZZZZZZ")
     assert missing.status_code == 404
+
+
+def test_a_fenced_out_owner_cannot_commit(site: Site) -> None:
+    """The owner's lease is lost while it still thinks it owns the table (as after a long
+    pause): another process has raised the fence. Its next write is refused, nothing of it is
+    stored, the player is told, and the game goes on with the next owner."""
+    first, second = site.servers
+    created = new_table(first, seats=3, bots=["easy"])
+    code = created["code"]
+    joined = join(first, code, "Bo")
+    ana = Player(first, code, created["token"], name="Ana")
+    bo = Player(first, code, joined["token"], name="Bo")
+    host_post(first, code, "start", created["token"])
+    rng = random.Random(4)
+    mover = settle([ana, bo])
+    before = stored_count(site, code)
+    with psycopg.connect(site.database_url, autocommit=True) as db:
+        db.execute("UPDATE tables SET fence = fence + 1 WHERE code = %s", (code,))
+    assert mover.view is not None
+    mover.act(mover.view["legal"][0])
+    refused = mover.error("the refusal of a move the owner may no longer store")
+    assert refused["code"] == "table_moving"
+    assert stored_count(site, code) == before, "a fenced-out owner committed nothing"
+    for player in (ana, bo):  # told to reconnect once the table is let go
+        with pytest.raises(Disconnected):
+            player.until(lambda _f: False, "the close", timeout=10)
+    players = [
+        reconnect(second, code, token, old)
+        for old, token in ((ana, created["token"]), (bo, joined["token"]))
+    ]
+    final = play_turns(players, rng)
+    assert final["winner"] is not None
+    check_against_record(second, code, players)
+    for player in players:
+        player.close()
+
+
+def stored_count(site: Site, code: str) -> int:
+    with psycopg.connect(site.database_url) as db:
+        row = db.execute(
+            "SELECT count(*) FROM actions JOIN tables ON actions.game_id = tables.game_id "
+            "WHERE tables.code = %s",
+            (code,),
+        ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def test_sigterm_hands_tables_over_without_losing_an_action(site: Site) -> None:
+    first, second = site.servers
+    created = new_table(first, seats=3, bots=["easy"])
+    code = created["code"]
+    joined = join(second, code, "Bo")
+    ana = Player(first, code, created["token"], name="Ana (on the stopping process)")
+    bo = Player(second, code, joined["token"], name="Bo (relayed)")
+    host_post(first, code, "start", created["token"])
+    rng = random.Random(9)
+    play_turns([ana, bo], rng, stop=lambda view: view["turn"] >= 4)
+    mover = settle([ana, bo])
+    assert mover.view is not None
+    # A move sent as the stop begins is either stored and seen, or refused: never lost.
+    mover.act(mover.view["legal"][0])
+    stopped = time.monotonic()
+    first.stop()
+    assert site.owner(code) is second
+    handed = time.monotonic() - stopped
+    players = []
+    for old, token in ((ana, created["token"]), (bo, joined["token"])):
+        with contextlib.suppress(Disconnected):
+            old.until(lambda _f: False, "the close", timeout=10)
+        players.append(reconnect(second, code, token, old))
+    assert handed < 10
+    final = play_turns(players, rng)
+    assert final["winner"] is not None
+    check_against_record(second, code, players)
+    for player in players:
+        player.close()
+
+
+def test_timers_and_stand_ins_survive_the_owner(site: Site) -> None:
+    """Nobody is connected: a bot stands in for Ana and two bots play on. The owner is
+    killed mid-game; another process takes the table over and the game ends on its own."""
+    first, second = site.servers
+    created = new_table(first, seats=3, bots=["easy", "easy"], grace_seconds=0, bot_seconds=0.15)
+    code = created["code"]
+    host_post(first, code, "start", created["token"])
+    time.sleep(1.0)
+    first.kill()
+    deadline = time.monotonic() + 60
+    while (table := get_table(second, code))["status"] != "over":
+        assert time.monotonic() < deadline, f"the game did not finish: {table['status']}"
+        time.sleep(0.2)
+    record = record_of(second, table["game"])
+    game = replay(record)
+    assert game.is_over
+    assert record["meta"]["stood_in"] == [0]
+
+
+def test_play_now_seats_people_of_two_processes_at_one_table(site: Site) -> None:
+    first, second = site.servers
+    with api(first) as http:
+        ana = http.post("/api/lobby/play", json={"name": "Ana", "preset": "perudo"}).json()
+    deadline = time.monotonic() + 5
+    with api(second) as http:
+        while not any(t["code"] == ana["code"] for t in http.get("/api/lobby").json()["tables"]):
+            assert time.monotonic() < deadline, "the other process lists the table"
+            time.sleep(0.05)
+        bo = http.post("/api/lobby/play", json={"name": "Bo", "preset": "perudo"})
+    assert bo.status_code == 201, bo.text
+    assert bo.json()["code"] == ana["code"]
+    assert bo.json()["created"] is False
+    table = get_table(first, ana["code"])
+    assert [s["name"] for s in table["seats"] if s["kind"] == "human"] == ["Ana", "Bo"]
+
+
+def test_workers_on_one_machine_serve_one_site(
+    live_server: ServerFactory, postgres_cluster: PostgresCluster, redis_url: str
+) -> None:
+    """``dudo serve --workers 2``: two processes behind one port. A killed worker is
+    replaced by uvicorn, its tables by the other worker, and the game goes on."""
+    Site.counter += 1
+    redis_db = f"{redis_url}/{Site.counter % 16}"
+    with redis.Redis.from_url(redis_db) as client:
+        client.flushdb()
+    server = live_server(
+        fresh_database(postgres_cluster), [*TEST_ARGS, "--redis-url", redis_db, "--workers", "2"]
+    )
+    deadline = time.monotonic() + 20
+    seen: set[str] = set()
+    while len(seen) < 2:  # both workers answer on the one port
+        assert time.monotonic() < deadline, f"only {seen} answered"
+        with httpx.Client(base_url=server.url, trust_env=False) as http:  # a new connection
+            seen.add(http.get("/healthz").json()["process"])
+    created = new_table(server, seats=3, bots=["easy"])
+    code = created["code"]
+    joined = join(server, code, "Bo")
+    ana = Player(server, code, created["token"], name="Ana")
+    bo = Player(server, code, joined["token"], name="Bo")
+    host_post(server, code, "start", created["token"])
+    rng = random.Random(2)
+    play_turns([ana, bo], rng, stop=lambda view: view["turn"] >= 4)
+    with redis.Redis.from_url(redis_db) as client:
+        owner = client.get(f"dudo:lease:{code}")
+    assert owner is not None
+    victim = int(owner.decode().rsplit("-", 2)[1])  # a process's name holds its pid
+    os.kill(victim, signal.SIGKILL)
+    players = []
+    for old, token in ((ana, created["token"]), (bo, joined["token"])):
+        with contextlib.suppress(Disconnected):
+            old.until(lambda _f: False, "the close", timeout=10)
+        players.append(reconnect(server, code, token, old))
+    final = play_turns(players, rng)
+    assert final["winner"] is not None
+    check_against_record(server, code, players)
+    for player in players:
+        player.close()

@@ -60,6 +60,8 @@ from dudo.records import replay_steps
 from dudo.server.app import create_app
 from dudo.server.limits import Limits
 
+from .conftest import hands_keys
+
 Json = dict[str, Any]
 
 SCALE = float(os.environ.get("DUDO_PROPERTY_SCALE", "1"))
@@ -307,20 +309,6 @@ def event_data(seq: int, event: Event) -> Json:
         "type": type(event).__name__,
         **{name: plain(v) for name, v in zip(event._fields, event, strict=True)},
     }
-
-
-def hands_keys(value: Any, path: str = "") -> Iterator[str]:
-    """The paths of every object holding a ``hands`` key, outside Revealed events."""
-    if isinstance(value, dict):
-        if "hands" in value and not (
-            value.get("type") == "Revealed" and re.fullmatch(r"\.events\[\d+\]", path)
-        ):
-            yield path or "."
-        for key, inner in value.items():
-            yield from hands_keys(inner, f"{path}.{key}")
-    elif isinstance(value, list):
-        for i, inner in enumerate(value):
-            yield from hands_keys(inner, f"{path}[{i}]")
 
 
 def check_counted(where: str, revealed: Json) -> None:

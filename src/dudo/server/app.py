@@ -192,6 +192,7 @@ def create_app(
         app.state.hall = hall
         app.state.lobby = listing = Lobby(hall)
         if cluster is not None:
+            await listing.load_others()
             await cluster.start()
         app.state.cluster = cluster
         hall.spawn(hall.sweep_forever())

@@ -28,8 +28,10 @@ import asyncio
 import base64
 import contextlib
 import logging
+import os
 import random
 import secrets
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -178,7 +180,9 @@ class Cluster:
     ) -> None:
         self.url = url
         self.hall = hall
-        self.node = node or secrets.token_hex(6)
+        # Named for operators: the machine and process id, and a random part (a restarted
+        # process with the same id is another member).
+        self.node = node or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         self.lease_ms = int(lease_seconds * 1000)
         self.beat_seconds = beat_seconds
         self.redis: aioredis.Redis = aioredis.Redis.from_url(url)
@@ -196,6 +200,8 @@ class Cluster:
         self.handlers: dict[str, Callable[[dict[str, Any]], None]] = {}
         self.tasks: list[asyncio.Task[None]] = []
         self.stopping = False
+        #: Tables this process let go of (their next owner lists them in the lobby).
+        self.handed_over: set[str] = set()
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self.on_broadcast("takeover", lambda _message: self.scan_soon())
@@ -230,7 +236,8 @@ class Cluster:
         await self._drain()
         for task in self.tasks:
             task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
+        # Bounded: the Redis client may take a cancelled read for a broken connection.
+        await asyncio.wait(self.tasks, timeout=2.0)
         with contextlib.suppress(Exception):
             await self.pubsub.aclose()  # type: ignore[no-untyped-call]
         with contextlib.suppress(Exception):
@@ -293,7 +300,7 @@ class Cluster:
     async def _beat(self) -> None:
         """Renew this process's liveness and leases; drop a table whose lease was lost; end
         relays whose other end went away; take tables nobody owns."""
-        while True:
+        while not self.stopping:
             started = time.monotonic()
             try:
                 await self._beat_once()
@@ -307,12 +314,14 @@ class Cluster:
             self._scan_now.clear()
 
     async def _beat_once(self) -> None:
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.set(node_key(self.node), "1", px=self.lease_ms)
         codes = list(self.hall.tables)
-        for code in codes:
-            await self._renew(keys=[lease_key(code)], args=[self.node, self.lease_ms], client=pipe)
-        results = await pipe.execute()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(node_key(self.node), "1", px=self.lease_ms)
+            for code in codes:
+                await self._renew(
+                    keys=[lease_key(code)], args=[self.node, self.lease_ms], client=pipe
+                )
+            results = await pipe.execute()
         for code, kept in zip(codes, results[1:], strict=True):
             if not kept and code in self.hall.tables:
                 # Lost (a pause longer than the lease): another process may hold it now, and
@@ -329,10 +338,11 @@ class Cluster:
             peer_list = sorted(peers)
             alive = await self.redis.exists(*[node_key(p) for p in peer_list])
             if alive != len(peer_list):
-                pipe = self.redis.pipeline(transaction=False)
-                for p in peer_list:
-                    pipe.exists(node_key(p))
-                gone = {p for p, up in zip(peer_list, await pipe.execute(), strict=True) if not up}
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for p in peer_list:
+                        pipe.exists(node_key(p))
+                    answers = await pipe.execute()
+                gone = {p for p, up in zip(peer_list, answers, strict=True) if not up}
                 for tunnel in list(self.serving.values()):
                     if tunnel.peer in gone:
                         tunnel.inbox.put_nowait({"type": "websocket.disconnect", "code": 1006})
@@ -390,15 +400,15 @@ class Cluster:
                 if len(batch) == 1:
                     await self.redis.publish(*first)
                 else:
-                    pipe = self.redis.pipeline(transaction=False)
-                    for channel, data in batch:
-                        pipe.publish(channel, data)
-                    await pipe.execute()
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for channel, data in batch:
+                            pipe.publish(channel, data)
+                        await pipe.execute()
             except (RedisError, OSError) as exc:
                 log.warning("cluster: %d messages not sent: %s", len(batch), exc)
 
     async def _listen(self) -> None:
-        while True:
+        while not self.stopping:
             try:
                 message = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
             except (RedisError, OSError) as exc:
@@ -543,16 +553,11 @@ class Cluster:
                 {"k": "ws_in", "c": tunnel_id, "m": {"type": "websocket.disconnect", "code": 1001}},
             )
 
-    async def carry_request(self, owner: str, scope: Scope, receive: Receive, send: Send) -> None:
-        """Send an HTTP request to the table's owner and its answer back to the client."""
-        body = bytearray()
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            body.extend(message.get("body", b""))
-            if not message.get("more_body", False):
-                break
+    async def relay_request(
+        self, owner: str, code: str, scope: Scope, body: bytes
+    ) -> dict[str, Any] | None:
+        """Send an HTTP request to the table's owner: its answer (``start`` and ``b``), or
+        None if the owner went away (or lost the table) before answering."""
         request_id = secrets.token_hex(8)
         waiting: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.replies[request_id] = waiting
@@ -563,21 +568,43 @@ class Cluster:
                 "r": request_id,
                 "e": self.node,
                 "s": _scope_out(scope),
-                "b": base64.b64encode(bytes(body)).decode(),
+                "b": base64.b64encode(body).decode(),
             },
         )
+        deadline = time.monotonic() + RELAY_SECONDS
         try:
-            reply = await asyncio.wait_for(waiting, RELAY_SECONDS)
-        except TimeoutError:
+            while True:
+                try:
+                    return await asyncio.wait_for(asyncio.shield(waiting), 0.25)
+                except TimeoutError:
+                    pass
+                # Slow: is the owner still there, and still the table's?
+                if time.monotonic() > deadline or await self.owner(code) != owner:
+                    return None
+        finally:
             self.replies.pop(request_id, None)
-            await _moving(send)
-            return
-        start = _message_in(reply["start"])
-        await send(start)
+            waiting.cancel()
+
+    async def carry_request(
+        self, owner: str, code: str, scope: Scope, body: bytes, send: Send
+    ) -> bool:
+        """Send an HTTP request to the table's owner and its answer back to the client.
+        False: the owner went away first, and nothing was sent to the client."""
+        reply = await self.relay_request(owner, code, scope, body)
+        if reply is None:
+            return False
+        await send(_message_in(reply["start"]))
         await send({"type": "http.response.body", "body": base64.b64decode(reply["b"])})
+        return True
 
     async def request(
-        self, owner: str, method: str, path: str, body: dict[str, Any], headers: dict[str, str]
+        self,
+        owner: str,
+        code: str,
+        method: str,
+        path: str,
+        body: dict[str, Any],
+        headers: dict[str, str],
     ) -> tuple[int, dict[str, Any]]:
         """Make a request of another process's application (e.g. joining a table it owns):
         its status and JSON answer."""
@@ -595,35 +622,18 @@ class Cluster:
             "method": method,
             "root_path": "",
         }
-        sent = False
-
-        async def receive() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": orjson.dumps(body), "more_body": False}
-            return {"type": "http.disconnect"}
-
-        status = 503
-        chunks: list[bytes] = []
-
-        async def send(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = int(message["status"])
-            elif message["type"] == "http.response.body":
-                chunks.append(bytes(message.get("body", b"")))
-
-        await self.carry_request(owner, scope, receive, send)
-        data = b"".join(chunks)
-        return status, orjson.loads(data) if data else {}
+        reply = await self.relay_request(owner, code, scope, orjson.dumps(body))
+        if reply is None:
+            return 503, {"code": ErrorCode.TABLE_MOVING}
+        data = base64.b64decode(reply["b"])
+        return int(reply["start"]["status"]), orjson.loads(data) if data else {}
 
 
 async def _moving(send: Send) -> None:
     body = orjson.dumps(
         {
-            "detail": "the server process holding this table did not answer in time; "
-            "nothing was changed: try again in a moment",
+            "detail": "the server process holding this table did not answer in time: "
+            "try again in a moment",
             "code": ErrorCode.TABLE_MOVING,
             "params": {},
         }
@@ -669,13 +679,52 @@ class Relay:
         if cluster is None or code is None or not code.isalnum() or len(code) > 16:
             await self.app(scope, receive, send)
             return
-        owner = await where(cluster, code)
-        if owner is None or owner == cluster.node:
-            await self.app(scope, receive, send)
-        elif scope["type"] == "websocket":
-            await cluster.carry_socket(code, owner, scope, receive, send)
-        else:
-            await cluster.carry_request(owner, scope, receive, send)
+        if scope["type"] == "websocket":
+            owner = await where(cluster, code)
+            if owner is None or owner == cluster.node:
+                await self.app(scope, receive, send)
+            else:
+                await cluster.carry_socket(code, owner, scope, receive, send)
+            return
+        body = await _whole_body(receive)
+        if body is None:
+            return  # the client went away
+        # An owner that goes away before answering: a read is asked again of the next owner,
+        # a change is answered "try again" (it may or may not have been made).
+        tries = 3 if scope["method"] in ("GET", "HEAD") else 1
+        for _ in range(tries):
+            owner = await where(cluster, code)
+            if owner is None or owner == cluster.node:
+                await self.app(scope, _replay(body, receive), send)
+                return
+            if await cluster.carry_request(owner, code, scope, body, send):
+                return
+        await _moving(send)
+
+
+async def _whole_body(receive: Receive) -> bytes | None:
+    body = bytearray()
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        body.extend(message.get("body", b""))
+        if not message.get("more_body", False):
+            return bytes(body)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives ``body`` (already read) again, then the client's own."""
+    given = False
+
+    async def again() -> Message:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return again
 
 
 async def where(cluster: Cluster, code: str) -> str | None:

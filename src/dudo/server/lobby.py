@@ -7,13 +7,22 @@ gathered for :data:`DEBOUNCE_SECONDS` and sent as one diff frame (the cards that
 the codes that left) with a version number that grows by one per frame, so a watcher that
 misses a version asks for the whole list again. A change no card shows (a connection, a
 spectator) costs one card comparison and sends nothing.
+
+With several processes (:mod:`dudo.server.cluster`) each process lists every process's tables:
+an owner sends its cards' changes to the others through Redis, and keeps them in a Redis hash
+that a process starting reads first. "Play now" then picks among all of them, one at a time
+for the whole site, and joins a table owned elsewhere through its owner.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+import time
+from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
+
+import orjson
 
 from dudo.engine.rules import PRESETS
 from dudo.server.errors import ErrorCode as E
@@ -38,6 +47,9 @@ DEBOUNCE_SECONDS = 0.1
 PLAY_NOW_SEATS = 4
 #: The countdown of a table "Play now" opens, unless the request chooses another.
 PLAY_NOW_FILL_SECONDS = 60
+#: Several processes: the Redis hash of every listed card, and the lock "Play now" takes.
+CARDS_KEY = "dudo:lobby"
+PLAY_NOW_LOCK = "dudo:play-now"
 
 
 class Watcher(Protocol):
@@ -98,6 +110,37 @@ class Lobby:
             if listed(table):
                 self.cards[code] = card(table)
         hall.watchers.append(self.changed)
+        if hall.cluster is not None:
+            hall.cluster.on_broadcast("lobby", self._heard)
+
+    async def load_others(self) -> None:
+        """Several processes: start with every process's cards (kept in Redis)."""
+        cluster = self.hall.cluster
+        if cluster is None:
+            return
+        found = await cluster.redis.hgetall(CARDS_KEY)
+        for code, text in found.items():
+            code = code.decode() if isinstance(code, bytes) else code
+            if code not in self.hall.tables:
+                self.cards[code] = orjson.loads(text)
+
+    def _heard(self, message: dict[str, Any]) -> None:
+        """Another process's cards changed: every watcher here hears it too."""
+        cluster = self.hall.cluster
+        if cluster is None or message["node"] == cluster.node:
+            return
+        changed = [c for c in message["changed"] if c["code"] not in self.hall.tables]
+        removed = [
+            code
+            for code in message["removed"]
+            if code not in self.hall.tables and code in self.cards
+        ]
+        for c in changed:
+            self.cards[c["code"]] = c
+        for code in removed:
+            del self.cards[code]
+        if changed or removed:
+            self._send_diff(changed, removed)
 
     # ------------------------------------------------------------------ the listing
 
@@ -113,8 +156,11 @@ class Lobby:
         dirty, self._dirty = self._dirty, set()
         changed: list[dict[str, Any]] = []
         removed: list[str] = []
+        cluster = self.hall.cluster
         for code in sorted(dirty):
             table = self.hall.tables.get(code)
+            if table is None and cluster is not None and code in cluster.handed_over:
+                continue  # its next owner lists it
             new = card(table) if table is not None and listed(table) else None
             old = self.cards.get(code)
             if new == old:
@@ -127,6 +173,27 @@ class Lobby:
                 changed.append(new)
         if not changed and not removed:
             return
+        if cluster is not None:
+            cluster.post(
+                "dudo:all",
+                {"k": "lobby", "node": cluster.node, "changed": changed, "removed": removed},
+            )
+            self.hall.spawn(self._keep(changed, removed))
+        self._send_diff(changed, removed)
+
+    async def _keep(self, changed: list[dict[str, Any]], removed: list[str]) -> None:
+        """Keep this process's card changes in Redis, for processes that start later."""
+        cluster = self.hall.cluster
+        assert cluster is not None
+        with contextlib.suppress(Exception):
+            async with cluster.redis.pipeline(transaction=False) as pipe:
+                if changed:
+                    pipe.hset(CARDS_KEY, mapping={c["code"]: orjson.dumps(c) for c in changed})
+                if removed:
+                    pipe.hdel(CARDS_KEY, *removed)
+                await pipe.execute()
+
+    def _send_diff(self, changed: list[dict[str, Any]], removed: list[str]) -> None:
         self.version += 1
         text = dumps(
             {"type": "lobby", "version": self.version, "changed": changed, "removed": removed}
@@ -174,40 +241,46 @@ class Lobby:
         fill_level: str,
         on_create: Callable[[], None],
         player: PlayerKey | None = None,
-    ) -> tuple[Table, int, str, bool]:
+        authorization: str | None = None,
+    ) -> tuple[str, int, str, bool]:
         """Seat ``name`` at the fullest waiting public table of ``preset`` (the longest
         waiting among equals), or open a public one with a countdown of ``fill_seconds``
         (``on_create`` runs first: it counts the new table against the address's limit).
-        The table, the seat, its token, and whether the table is new. With ``player`` the
-        seat is that player's, as when joining or creating a table."""
+        The table's code, the seat, its token, and whether the table is new. With
+        ``player`` (whose ``authorization`` header this is) the seat is that player's, as when
+        joining or creating a table."""
         display = clean_name(name)
         rules = table_rules(preset, {})
-        async with self.lock:
+        # Filled, started, holding this name since it was chosen, or rated (and this is no
+        # player): the next one.
+        skip = (E.TABLE_FULL, E.GAME_STARTED, E.NAME_TAKEN, E.TABLE_BROKEN, E.RATED_NEEDS_PLAYER)
+        async with self.lock, self._site_lock():
             order = {code: i for i, code in enumerate(self.cards)}
-            candidates = sorted(
-                (t for t in self.hall.tables.values() if t.preset == preset and listed(t)),
-                key=lambda t: (
-                    -sum(s.kind is not SeatKind.OPEN for s in t.seats),
-                    order.get(t.code, len(order)),
-                ),
-            )
-            for table in candidates:
-                try:
-                    seat, token = await table.join(display, player)
-                except TableError as exc:
-                    # Filled, started, holding this name since it was chosen, or rated (and
-                    # this is no player): the next one.
-                    skip = (
-                        E.TABLE_FULL,
-                        E.GAME_STARTED,
-                        E.NAME_TAKEN,
-                        E.TABLE_BROKEN,
-                        E.RATED_NEEDS_PLAYER,
-                    )
-                    if exc.code in skip:
-                        continue
-                    raise
-                return table, seat.seat, token, False
+            local = {
+                t.code: t for t in self.hall.tables.values() if t.preset == preset and listed(t)
+            }
+            elsewhere = {
+                code: c
+                for code, c in self.cards.items()
+                if c["preset"] == preset and code not in self.hall.tables
+            }
+            taken = {
+                code: sum(s.kind is not SeatKind.OPEN for s in t.seats) for code, t in local.items()
+            }
+            taken.update({code: int(c["taken"]) for code, c in elsewhere.items()})
+            for code in sorted(taken, key=lambda c: (-taken[c], order.get(c, len(order)))):
+                table = local.get(code)
+                if table is not None:
+                    try:
+                        seat, token = await table.join(display, player)
+                    except TableError as exc:
+                        if exc.code in skip:
+                            continue
+                        raise
+                    return code, seat.seat, token, False
+                joined = await self._join_elsewhere(code, display, authorization, skip)
+                if joined is not None:
+                    return code, joined[0], joined[1], False
             on_create()
             seats = PLAY_NOW_SEATS
             if rules.max_players is not None:
@@ -225,4 +298,45 @@ class Lobby:
             table, token = await self.hall.create(
                 display, preset, {}, settings, [], public=True, player=player
             )
-            return table, 0, token, True
+            return table.code, 0, token, True
+
+    @contextlib.asynccontextmanager
+    async def _site_lock(self) -> AsyncIterator[None]:
+        """Several processes: one "Play now" at a time in the whole site (a Redis lock that
+        expires by itself if its holder dies)."""
+        cluster = self.hall.cluster
+        if cluster is None:
+            yield
+            return
+        token = cluster.node + str(time.monotonic())
+        deadline = time.monotonic() + 10
+        while not await cluster.redis.set(PLAY_NOW_LOCK, token, nx=True, px=10_000):
+            if time.monotonic() > deadline:
+                break  # a holder that is slow or gone: go on rather than refuse
+            await asyncio.sleep(0.01)
+        try:
+            yield
+        finally:
+            with contextlib.suppress(Exception):
+                if await cluster.redis.get(PLAY_NOW_LOCK) == token.encode():
+                    await cluster.redis.delete(PLAY_NOW_LOCK)
+
+    async def _join_elsewhere(
+        self, code: str, display: str, authorization: str | None, skip: tuple[E, ...]
+    ) -> tuple[int, str] | None:
+        """Join a table another process owns, through that process: the seat and token
+        (None: it could not take this person, for a reason in ``skip``, or it is gone)."""
+        cluster = self.hall.cluster
+        assert cluster is not None
+        owner = await cluster.owner(code)
+        if owner is None or owner == cluster.node:
+            return None
+        headers = {} if authorization is None else {"authorization": authorization}
+        status, answer = await cluster.request(
+            owner, code, "POST", f"/api/tables/{code}/join", {"name": display}, headers
+        )
+        if status == 201:
+            return int(answer["seat"]), str(answer["token"])
+        if answer.get("code") in skip or status in (404, 503):
+            return None
+        raise TableError(status, str(answer.get("detail", "")), E(answer.get("code", E.REFUSED)))

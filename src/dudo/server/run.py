@@ -130,7 +130,7 @@ def serve_command(
         log_level=log_level,
         log_config=log_config,
         # uvicorn's protocol with a deadline for request headers and a per-address cap.
-        http=guarded_http(limits),
+        http="dudo.server.run:worker_http" if workers > 1 else guarded_http(limits),
         # A client frame over the protocol's limit is refused by the protocol layer with a
         # clear error; frames far beyond it are cut off by the WebSocket layer itself.
         ws_max_size=16 * MAX_FRAME,
@@ -163,6 +163,17 @@ def worker_app() -> FastAPI:
     threading.Thread(target=preload_books, name="books", daemon=True).start()
     tune_garbage_collector()
     return app
+
+
+def __getattr__(name: str) -> Any:
+    """``worker_http``: uvicorn's protocol with the limits of ``dudo serve --workers N``,
+    which each worker imports by name (a class made for given limits cannot be pickled)."""
+    if name == "worker_http":
+        from dudo.server.protocol import guarded_http
+
+        settings = json.loads(os.environ[WORKER_SETTINGS])
+        return guarded_http(parse_limits(settings["limits"]))
+    raise AttributeError(name)
 
 
 def check_redis_url(url: str) -> str | None:

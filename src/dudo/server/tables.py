@@ -46,6 +46,7 @@ from dudo.server.metrics import Metrics
 from dudo.server.storage import (
     KEEP_HOST,
     AsyncStore,
+    FencedOut,
     Place,
     Store,
     StoredSeat,
@@ -1144,6 +1145,12 @@ class Table:
                 raise ActionRefused(code, problem, problem)
             try:
                 await self._commit(player, action)
+            except FencedOut:
+                raise ActionRefused(
+                    E.TABLE_MOVING,
+                    "this table is moving to another server process, so your move was not "
+                    "played: you will be reconnected; choose again there",
+                ) from None
             except StoreUnavailable:
                 raise ActionRefused(
                     E.STORE_UNAVAILABLE,
@@ -1790,6 +1797,17 @@ class Hall:
         under a fence; tables nobody owns are taken over (instead of all loaded at start)."""
         self.cluster = cluster
         self.store.fences = {}
+        cluster.on_broadcast("player_deleted", lambda message: self.forget_player(message["p"]))
+
+    def forget_player(self, player_id: str, everywhere: bool = False) -> None:
+        """A player deleted their account: no seat of a live table is theirs any more (with
+        ``everywhere``, in the other processes' tables too)."""
+        for table in self.tables.values():
+            for seat in table.seats:
+                if seat.player_id == player_id:
+                    seat.player_id = None
+        if everywhere and self.cluster is not None:
+            self.cluster.post("dudo:all", {"k": "player_deleted", "p": player_id})
 
     def _fenced(self, code: str) -> None:
         """A write of table ``code`` was refused: another process has taken it over."""
@@ -1812,6 +1830,8 @@ class Hall:
             return False
         table = self._restore(stored)
         self.tables[code] = table
+        if self.cluster is not None:
+            self.cluster.handed_over.discard(code)
         self.table_changed(table)
         log.info(
             "table %s: taken over (%s, fence %d)",
@@ -1840,6 +1860,7 @@ class Hall:
             if table.lock.locked():
                 table.lock.release()
         if self.cluster is not None:
+            self.cluster.handed_over.add(code)
             await self.cluster.release(code)
         for client in list(table.clients):
             client.end(1012)

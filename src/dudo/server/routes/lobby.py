@@ -75,21 +75,16 @@ async def play_now(
     level = check_level(body.fill_level)
     guard = request.app.state.guard
     address = client_address(request)
-    table, seat, token, created = await lobby.play_now(
+    code, seat, token, created = await lobby.play_now(
         body.name,
         body.preset,
         body.fill_seconds,
         level,
         lambda: guard.tables.spend(address),
         await find_me(hall, authorization),
+        authorization,
     )
-    return {
-        "code": table.code,
-        "seat": seat,
-        "token": token,
-        "url": f"/t/{table.code}",
-        "created": created,
-    }
+    return {"code": code, "seat": seat, "token": token, "url": f"/t/{code}", "created": created}
 
 
 @router.websocket("/ws/lobby")

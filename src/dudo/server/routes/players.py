@@ -243,10 +243,7 @@ async def delete_me(me: MeDep, hall: HallDep, request: Request) -> dict[str, Any
     """Delete the account: the games stay, their seat named as a deleted player."""
     games = await hall.answer(hall.store.delete_player, me.id)
     request.app.state.replays.forget(games)
-    for table in hall.tables.values():
-        for seat in table.seats:
-            if seat.player_id == me.id:
-                seat.player_id = None
+    hall.forget_player(me.id, everywhere=True)
     return {"deleted": me.id, "games": len(games)}
 
 
