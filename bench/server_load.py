@@ -4,7 +4,8 @@ Run by hand (not a test):
 
     python bench/server_load.py [--tables 500] [--think 1.0] [--duration 60] [--warmup 10]
                                 [--preset dudo] [--procs 1] [--pin | --no-pin]
-                                [--chat-every 30]
+                                [--chat-every 30] [--workers 2] [--redis-url URL]
+                                [--database-url URL]
 
 It starts ``dudo serve`` on 127.0.0.1 with a fresh temporary SQLite data folder, creates the
 tables over HTTP (the host and three joins: four human seats, no turn timer), opens one
@@ -28,6 +29,14 @@ actions'.
 ``--pin`` (the default on a machine with two or more cores) puts the server on core 0 and the
 client processes on the other cores, so the two do not steal from each other and the server's
 CPU% is the share of one core it needed.
+
+``--workers N`` serves with ``dudo serve --workers N`` (N processes on one port, sharing the
+tables through Redis: a throwaway ``redis-server`` on 127.0.0.1 unless ``--redis-url`` names
+one); the seats of one table may land on different processes, whose actions and updates are
+then relayed. The server's CPU is that of all its processes, Redis's is reported beside it.
+Several server processes are not pinned unless ``--pin`` is given (then the server's
+processes and Redis share core 0): compare one and several processes with ``--no-pin`` both.
+``--database-url`` stores in that database (e.g. PostgreSQL) instead of a fresh SQLite file.
 
 Profiling the server: with ``DUDO_BENCH_PROFILE=/tmp/server.prof`` in the environment, the server
 runs under cProfile switched on only during the measured window; the top costs are printed
@@ -435,9 +444,22 @@ def free_port() -> int:
         return port
 
 
-def start_server(port: int, data_dir: Path, profile: str | None) -> subprocess.Popen[bytes]:
-    serve = ["serve", "--host", "127.0.0.1", "--port", str(port)]
-    serve += ["--data-dir", str(data_dir), "--log-level", "warning"]
+def start_server(
+    port: int,
+    data_dir: Path,
+    profile: str | None,
+    workers: int = 1,
+    redis_url: str | None = None,
+    database_url: str | None = None,
+) -> subprocess.Popen[bytes]:
+    serve = ["serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+    serve += (
+        ["--data-dir", str(data_dir)] if database_url is None else ["--database-url", database_url]
+    )
+    if redis_url is not None:
+        serve += ["--redis-url", redis_url]
+    if workers > 1:
+        serve += ["--workers", str(workers)]
     # Every simulated person comes from 127.0.0.1: lift the per-address limits that would stop
     # one address creating hundreds of tables and holding thousands of connections.
     for name in ("tables_burst", "sockets_burst", "sockets_per_address", "connections_per_address"):
@@ -459,6 +481,24 @@ def wait_ready(base: str, server: subprocess.Popen[bytes], seconds: float = 60.0
                 return
         time.sleep(0.2)
     raise SystemExit(f"the server did not answer within {seconds:.0f} s")
+
+
+def start_redis(port: int, folder: Path) -> subprocess.Popen[bytes]:
+    """A throwaway redis-server on 127.0.0.1 (no persistence)."""
+    command = ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", ""]
+    redis = subprocess.Popen(
+        [*command, "--appendonly", "no", "--dir", str(folder)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+    )
+    time.sleep(0.3)
+    return redis
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its children (the workers of ``dudo serve --workers``)."""
+    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True, check=False)
+    return [pid, *(int(p) for p in found.stdout.split())]
 
 
 def stop_server(server: subprocess.Popen[bytes]) -> None:
@@ -570,7 +610,7 @@ def main() -> None:
     parser.add_argument(
         "--pin",
         action=argparse.BooleanOptionalAction,
-        default=(os.cpu_count() or 1) >= 2,
+        default=None,
         help="server on core 0, clients on the others (default: on with 2+ cores)",
     )
     parser.add_argument(
@@ -589,6 +629,13 @@ def main() -> None:
         help="where the fresh data folder is made (default: the system temp folder)",
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="server processes (dudo serve --workers)"
+    )
+    parser.add_argument(
+        "--redis-url", default=None, help="Redis of the workers (default: a throwaway one)"
+    )
+    parser.add_argument("--database-url", default=None, help="database (default: fresh SQLite)")
     parser.add_argument(
         "--chat-every",
         type=float,
@@ -619,6 +666,8 @@ def main() -> None:
         except ImportError:
             uvloop_ok = False
 
+    if args.pin is None:  # one process pinned on a machine of 2+ cores; workers share them
+        args.pin = (os.cpu_count() or 1) >= 2 and args.workers == 1
     cores = sorted(os.sched_getaffinity(0))
     server_cpus = client_cpus = None
     if args.pin and len(cores) >= 2:
@@ -642,22 +691,42 @@ def main() -> None:
         args.chat_every,
     )
     with tempfile.TemporaryDirectory(prefix="dudo-load-", dir=args.data_root) as data_dir:
-        server = start_server(port, Path(data_dir), profile)
+        redis = None
+        redis_url = args.redis_url
+        if args.workers > 1 and redis_url is None:
+            redis_port = free_port()
+            redis = start_redis(redis_port, Path(data_dir))
+            redis_url = f"redis://127.0.0.1:{redis_port}/0"
+        server = start_server(
+            port, Path(data_dir), profile, args.workers, redis_url, args.database_url
+        )
         try:
-            if server_cpus:
-                os.sched_setaffinity(server.pid, server_cpus)
             wait_ready(base, server)
-            outcomes, cpu = drive(plan, server.pid, client_cpus, profile is not None)
+            servers = process_tree(server.pid)
+            if server_cpus:
+                for pid in servers + ([redis.pid] if redis else []):
+                    os.sched_setaffinity(pid, server_cpus)
+            outcomes, cpu = drive(
+                plan, servers, client_cpus, profile is not None, redis.pid if redis else None
+            )
         finally:
             stop_server(server)
+            if redis is not None:
+                redis.kill()
+                redis.wait()
     report(plan, args, outcomes, cpu, server_cpus, client_cpus)
     if profile and Path(profile).exists():
         print_profile(profile, sum(o.completed + o.lost for o in outcomes))
 
 
 def drive(
-    plan: Plan, server_pid: int, client_cpus: list[int] | None, profile: bool
+    plan: Plan,
+    servers: list[int],
+    client_cpus: list[int] | None,
+    profile: bool,
+    redis_pid: int | None = None,
 ) -> tuple[list[Outcome], dict[str, float]]:
+    server_pid = servers[0]
     context = multiprocessing.get_context("spawn")
     outbox: multiprocessing.Queue[tuple[str, Any]] = context.Queue()
     inboxes: list[multiprocessing.Queue[float]] = [context.Queue() for _ in range(plan.procs)]
@@ -689,11 +758,13 @@ def drive(
         time.sleep(max(0.0, go + plan.warmup - time.time()))
         if profile:
             os.kill(server_pid, signal.SIGUSR1)
-        s0, c0, m0 = cpu_seconds(server_pid), sum(map(cpu_seconds, pids)), machine_ticks()
-        w0 = run_delay(server_pid)
+        s0, c0, m0 = sum(map(cpu_seconds, servers)), sum(map(cpu_seconds, pids)), machine_ticks()
+        r0 = cpu_seconds(redis_pid) if redis_pid else 0.0
+        w0 = sum(map(run_delay, servers))
         time.sleep(max(0.0, go + plan.warmup + plan.duration - time.time()))
-        s1, c1, m1 = cpu_seconds(server_pid), sum(map(cpu_seconds, pids)), machine_ticks()
-        w1 = run_delay(server_pid)
+        s1, c1, m1 = sum(map(cpu_seconds, servers)), sum(map(cpu_seconds, pids)), machine_ticks()
+        r1 = cpu_seconds(redis_pid) if redis_pid else 0.0
+        w1 = sum(map(run_delay, servers))
         if profile:
             os.kill(server_pid, signal.SIGUSR2)
         outcomes: list[Outcome] = []
@@ -713,6 +784,8 @@ def drive(
         "clients": (c1 - c0) / plan.duration,
         "machine": busy * (os.cpu_count() or 1),
         "server_wait": (w1 - w0) / plan.duration,
+        "redis": (r1 - r0) / plan.duration,
+        "processes": len(servers) - (1 if len(servers) > 1 else 0),
     }
     return outcomes, cpu
 
@@ -778,6 +851,11 @@ def report(
         print(
             f"server CPU per action: {cpu['server'] * plan.duration / sent * 1000:.3f} ms "
             "(all the server did in the window, over the actions sent in it)"
+        )
+    if cpu["processes"] > 1:
+        print(
+            f"{cpu['processes']:.0f} server processes (their CPU summed, with the parent's); "
+            f"redis-server: {cpu['redis'] * 100:.0f}% of a core"
         )
     print(
         f"server waited for a core (runnable, not running) {cpu['server_wait'] * 100:.0f}% "

@@ -282,8 +282,16 @@ def migrate(engine: Engine) -> None:
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Several processes starting at once on one database migrate one after the other
+            # (the lock ends with the transaction).
+            connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATE_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+#: The PostgreSQL advisory lock key that serializes migrations (any constant of our own).
+MIGRATE_LOCK = 0x64756430
 
 
 @dataclass
