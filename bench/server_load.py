@@ -707,7 +707,12 @@ def main() -> None:
                 for pid in servers + ([redis.pid] if redis else []):
                     os.sched_setaffinity(pid, server_cpus)
             outcomes, cpu = drive(
-                plan, servers, client_cpus, profile is not None, redis.pid if redis else None
+                plan,
+                servers,
+                client_cpus,
+                profile is not None,
+                redis.pid if redis else None,
+                args.workers,
             )
         finally:
             stop_server(server)
@@ -725,6 +730,7 @@ def drive(
     client_cpus: list[int] | None,
     profile: bool,
     redis_pid: int | None = None,
+    workers: int = 1,
 ) -> tuple[list[Outcome], dict[str, float]]:
     server_pid = servers[0]
     context = multiprocessing.get_context("spawn")
@@ -785,7 +791,7 @@ def drive(
         "machine": busy * (os.cpu_count() or 1),
         "server_wait": (w1 - w0) / plan.duration,
         "redis": (r1 - r0) / plan.duration,
-        "processes": len(servers) - (1 if len(servers) > 1 else 0),
+        "processes": float(workers),
     }
     return outcomes, cpu
 
@@ -854,7 +860,7 @@ def report(
         )
     if cpu["processes"] > 1:
         print(
-            f"{cpu['processes']:.0f} server processes (their CPU summed, with the parent's); "
+            f"{cpu['processes']:.0f} server processes (their CPU summed, with their parent's); "
             f"redis-server: {cpu['redis'] * 100:.0f}% of a core"
         )
     print(

@@ -32,12 +32,15 @@ import os
 import random
 import secrets
 import socket
+import struct
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import orjson
+import redis
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -154,6 +157,17 @@ def _message_in(data: dict[str, Any]) -> Message:
     return message
 
 
+#: The messages on every relayed move's path travel as bytes, not JSON: a kind byte, the
+#: sending time, the tunnel's id (16 characters), then the WebSocket text frame as it is.
+_TEXT_OUT, _TEXT_IN = b"T", b"R"
+_STAMP = struct.Struct("<d")
+_HEAD = 1 + _STAMP.size + 16
+
+
+def _text_message(kind: bytes, tunnel_id: str, text: str) -> bytes:
+    return kind + _STAMP.pack(time.time()) + tunnel_id.encode() + text.encode()
+
+
 #: Marks a scope the owner runs for another process (never relayed again).
 RELAYED = "dudo.relayed"
 
@@ -202,7 +216,6 @@ class Cluster:
         self.stopping = False
         #: Tables this process let go of (their next owner lists them in the lobby).
         self.handed_over: set[str] = set()
-        self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self.on_broadcast("takeover", lambda _message: self.scan_soon())
 
@@ -217,6 +230,11 @@ class Cluster:
         loop = asyncio.get_running_loop()
         for job in (self._listen(), self._send(), self._beat()):
             self.tasks.append(loop.create_task(job))
+        self._keeping = threading.Event()
+        self._keeper = threading.Thread(
+            target=self._keep_alive, args=(loop,), name="dudo-leases", daemon=True
+        )
+        self._keeper.start()
         log.info("cluster: process %s joined through %s", self.node, _safe_url(self.url))
 
     async def stop(self) -> None:
@@ -224,6 +242,8 @@ class Cluster:
         others to take them now, and close the relayed connections so that their clients
         reconnect elsewhere."""
         self.stopping = True
+        self._keeping.set()
+        await asyncio.to_thread(self._keeper.join, 5.0)
         codes = list(self.hall.tables)
         for code in codes:
             await self.hall.let_go(code, reason="stopping")
@@ -298,8 +318,8 @@ class Cluster:
             await self._release(keys=[lease_key(code)], args=[self.node])
 
     async def _beat(self) -> None:
-        """Renew this process's liveness and leases; drop a table whose lease was lost; end
-        relays whose other end went away; take tables nobody owns."""
+        """End relays whose other end went away; take tables nobody owns (the leases are
+        renewed by :meth:`_keep_alive`)."""
         while not self.stopping:
             started = time.monotonic()
             try:
@@ -313,20 +333,47 @@ class Cluster:
                 await asyncio.wait_for(self._scan_now.wait(), wait)
             self._scan_now.clear()
 
+    def _keep_alive(self, loop: asyncio.AbstractEventLoop) -> None:
+        """In a thread of its own: renew this process's liveness and its leases every beat,
+        so that a busy event loop (a burst of connections, a long collection) does not cost
+        the tables a needless move. A lease found lost is let go on the loop."""
+        client = redis.Redis.from_url(self.url, socket_timeout=self.lease_ms / 2000)
+        renew = client.register_script(_RENEW)
+        try:
+            while not self._keeping.wait(self.beat_seconds):
+                try:
+                    codes = self._owned()
+                    with client.pipeline(transaction=False) as pipe:
+                        pipe.set(node_key(self.node), "1", px=self.lease_ms)
+                        for code in codes:
+                            renew(
+                                keys=[lease_key(code)], args=[self.node, self.lease_ms], client=pipe
+                            )
+                        results = pipe.execute()
+                    lost = [c for c, kept in zip(codes, results[1:], strict=True) if not kept]
+                    if lost:
+                        loop.call_soon_threadsafe(self._lost, lost)
+                except (RedisError, OSError) as exc:
+                    log.warning("cluster: renewing leases failed: %s", exc)
+        finally:
+            client.close()
+
+    def _owned(self) -> list[str]:
+        """The codes of this process's tables, read from another thread."""
+        while True:
+            try:
+                return list(self.hall.tables)
+            except RuntimeError:  # changed while being read: read again
+                continue
+
+    def _lost(self, codes: list[str]) -> None:
+        # Lost (a pause longer than the lease): another process may hold it now, and this
+        # one's writes are fenced out anyway. Let it go; it is taken again if it is free.
+        for code in codes:
+            if code in self.hall.tables and code not in self.taking:
+                self.hall.spawn(self.hall.let_go(code, reason="lease lost"))
+
     async def _beat_once(self) -> None:
-        codes = list(self.hall.tables)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.set(node_key(self.node), "1", px=self.lease_ms)
-            for code in codes:
-                await self._renew(
-                    keys=[lease_key(code)], args=[self.node, self.lease_ms], client=pipe
-                )
-            results = await pipe.execute()
-        for code, kept in zip(codes, results[1:], strict=True):
-            if not kept and code in self.hall.tables:
-                # Lost (a pause longer than the lease): another process may hold it now, and
-                # this one's writes are fenced out anyway. Let it go; it is taken again if free.
-                await self.hall.let_go(code, reason="lease lost")
         await self._check_peers()
         if not self.stopping:
             await self._adopt_orphans()
@@ -390,6 +437,9 @@ class Cluster:
         message["at"] = time.time()
         self.outgoing.put_nowait((channel, orjson.dumps(message)))
 
+    def post_bytes(self, channel: str, data: bytes) -> None:
+        self.outgoing.put_nowait((channel, data))
+
     async def _send(self) -> None:
         while True:
             first = await self.outgoing.get()
@@ -418,9 +468,24 @@ class Cluster:
             if message is None:
                 continue
             try:
-                self._receive(orjson.loads(message["data"]))
+                data: bytes = message["data"]
+                kind = data[:1]
+                if kind in (_TEXT_OUT, _TEXT_IN):
+                    self._receive_text(kind, data)
+                else:
+                    self._receive(orjson.loads(data))
             except Exception:
                 log.exception("cluster: a message could not be handled")
+
+    def _receive_text(self, kind: bytes, data: bytes) -> None:
+        (at,) = _STAMP.unpack_from(data, 1)
+        self.hall.metrics.relay_seconds.observe(max(0.0, time.time() - at))
+        tunnel_id = data[1 + _STAMP.size : _HEAD].decode()
+        tunnels = self.carrying if kind == _TEXT_OUT else self.serving
+        tunnel = tunnels.get(tunnel_id)
+        if tunnel is not None:
+            kind_name = "websocket.send" if kind == _TEXT_OUT else "websocket.receive"
+            tunnel.inbox.put_nowait({"type": kind_name, "text": data[_HEAD:].decode()})
 
     def _receive(self, message: dict[str, Any]) -> None:
         at = message.get("at")
@@ -457,7 +522,11 @@ class Cluster:
         channel = node_channel(peer)
 
         async def send(out: Message) -> None:
-            self.post(channel, {"k": "ws_out", "c": tunnel_id, "m": _message_out(out)})
+            text = out.get("text") if out["type"] == "websocket.send" else None
+            if text is not None:
+                self.post_bytes(channel, _text_message(_TEXT_OUT, tunnel_id, text))
+            else:
+                self.post(channel, {"k": "ws_out", "c": tunnel_id, "m": _message_out(out)})
 
         async def run() -> None:
             try:
@@ -525,7 +594,11 @@ class Cluster:
         async def upstream() -> None:
             while True:
                 message = await receive()
-                self.post(channel, {"k": "ws_in", "c": tunnel_id, "m": _message_out(message)})
+                text = message.get("text") if message["type"] == "websocket.receive" else None
+                if text is not None:
+                    self.post_bytes(channel, _text_message(_TEXT_IN, tunnel_id, text))
+                else:
+                    self.post(channel, {"k": "ws_in", "c": tunnel_id, "m": _message_out(message)})
                 if message["type"] == "websocket.disconnect":
                     return
 

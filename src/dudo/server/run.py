@@ -115,7 +115,7 @@ def serve_command(
         **uvicorn.config.LOGGING_CONFIG,
         "loggers": {
             **uvicorn.config.LOGGING_CONFIG["loggers"],
-            "dudo": {"handlers": ["default"], "level": "INFO", "propagate": False},
+            "dudo": {"handlers": ["default"], "level": log_level.upper(), "propagate": False},
         },
     }
     if json_logs:
