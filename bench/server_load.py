@@ -452,7 +452,15 @@ def start_server(
     redis_url: str | None = None,
     database_url: str | None = None,
 ) -> subprocess.Popen[bytes]:
-    serve = ["serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+    serve = [
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--log-level",
+        os.environ.get("DUDO_BENCH_LOG", "warning"),
+    ]
     serve += (
         ["--data-dir", str(data_dir)] if database_url is None else ["--database-url", database_url]
     )

@@ -164,6 +164,33 @@ _STAMP = struct.Struct("<d")
 _HEAD = 1 + _STAMP.size + 16
 
 
+#: Several messages for one process sent as one: this byte, then each message after its length.
+_BATCH = b"B"
+_LENGTH = struct.Struct("<I")
+
+
+def _batch(messages: list[bytes]) -> bytes:
+    parts = [_BATCH]
+    for message in messages:
+        parts.append(_LENGTH.pack(len(message)))
+        parts.append(message)
+    return b"".join(parts)
+
+
+def _unbatch(data: bytes) -> list[bytes]:
+    messages, at = [], 1
+    while at < len(data):
+        (length,) = _LENGTH.unpack_from(data, at)
+        at += _LENGTH.size
+        messages.append(data[at : at + length])
+        at += length
+    return messages
+
+
+def _pack(messages: list[bytes]) -> bytes:
+    return messages[0] if len(messages) == 1 else _batch(messages)
+
+
 def _text_message(kind: bytes, tunnel_id: str, text: str) -> bytes:
     return kind + _STAMP.pack(time.time()) + tunnel_id.encode() + text.encode()
 
@@ -380,7 +407,8 @@ class Cluster:
 
     async def _check_peers(self) -> None:
         """End the relays whose other process is gone, or whose table moved."""
-        peers = {t.peer for t in (*self.serving.values(), *self.carrying.values())}
+        serving, carried = list(self.serving.values()), list(self.carrying.items())
+        peers = {t.peer for t in serving} | {t.peer for _id, t in carried}
         if peers:
             peer_list = sorted(peers)
             alive = await self.redis.exists(*[node_key(p) for p in peer_list])
@@ -390,18 +418,20 @@ class Cluster:
                         pipe.exists(node_key(p))
                     answers = await pipe.execute()
                 gone = {p for p, up in zip(peer_list, answers, strict=True) if not up}
-                for tunnel in list(self.serving.values()):
+                for tunnel in serving:
                     if tunnel.peer in gone:
                         tunnel.inbox.put_nowait({"type": "websocket.disconnect", "code": 1006})
-                for tunnel_id, tunnel in list(self.carrying.items()):
+                for tunnel_id, tunnel in carried:
                     if tunnel.peer in gone:
                         self._end_carried(tunnel_id, 1012)
-        codes = sorted({t.code for t in self.carrying.values()})
+        # Only the relays that exist before the lookup: one opened during it is not in it.
+        carried = list(self.carrying.items())
+        codes = sorted({t.code for _id, t in carried})
         if codes:
             found = await self.redis.mget([lease_key(c) for c in codes])
             owners = {c: _text(o) for c, o in zip(codes, found, strict=True)}
-            for tunnel_id, tunnel in list(self.carrying.items()):
-                if owners.get(tunnel.code) != tunnel.peer:  # the table moved, or is moving
+            for tunnel_id, tunnel in carried:
+                if owners[tunnel.code] != tunnel.peer:  # the table moved, or is moving
                     self._end_carried(tunnel_id, 1012)
 
     async def _adopt_orphans(self) -> None:
@@ -441,21 +471,27 @@ class Cluster:
         self.outgoing.put_nowait((channel, data))
 
     async def _send(self) -> None:
+        """Send what is queued: everything queued for one channel meanwhile goes as one
+        message (under load, one per other process and loop turn, however many moves)."""
         while True:
             first = await self.outgoing.get()
-            batch = [first]
-            while not self.outgoing.empty() and len(batch) < 500:
-                batch.append(self.outgoing.get_nowait())
+            by_channel: dict[str, list[bytes]] = {first[0]: [first[1]]}
+            count = 1
+            while not self.outgoing.empty() and count < 2000:
+                channel, data = self.outgoing.get_nowait()
+                by_channel.setdefault(channel, []).append(data)
+                count += 1
             try:
-                if len(batch) == 1:
-                    await self.redis.publish(*first)
+                if len(by_channel) == 1:
+                    channel, messages = next(iter(by_channel.items()))
+                    await self.redis.publish(channel, _pack(messages))
                 else:
                     async with self.redis.pipeline(transaction=False) as pipe:
-                        for channel, data in batch:
-                            pipe.publish(channel, data)
+                        for channel, messages in by_channel.items():
+                            pipe.publish(channel, _pack(messages))
                         await pipe.execute()
             except (RedisError, OSError) as exc:
-                log.warning("cluster: %d messages not sent: %s", len(batch), exc)
+                log.warning("cluster: %d messages not sent: %s", count, exc)
 
     async def _listen(self) -> None:
         while not self.stopping:
@@ -467,15 +503,16 @@ class Cluster:
                 continue
             if message is None:
                 continue
-            try:
-                data: bytes = message["data"]
-                kind = data[:1]
-                if kind in (_TEXT_OUT, _TEXT_IN):
-                    self._receive_text(kind, data)
-                else:
-                    self._receive(orjson.loads(data))
-            except Exception:
-                log.exception("cluster: a message could not be handled")
+            data: bytes = message["data"]
+            for one in _unbatch(data) if data[:1] == _BATCH else [data]:
+                try:
+                    kind = one[:1]
+                    if kind in (_TEXT_OUT, _TEXT_IN):
+                        self._receive_text(kind, one)
+                    else:
+                        self._receive(orjson.loads(one))
+                except Exception:
+                    log.exception("cluster: a message could not be handled")
 
     def _receive_text(self, kind: bytes, data: bytes) -> None:
         (at,) = _STAMP.unpack_from(data, 1)
