@@ -475,6 +475,9 @@ class Cluster:
         message (under load, one per other process and loop turn, however many moves)."""
         while True:
             first = await self.outgoing.get()
+            # A moment for the rest of this burst (the other seats' frames, other tables'
+            # moves) to join it: under load, one message per other process per millisecond.
+            await asyncio.sleep(0.0005)
             by_channel: dict[str, list[bytes]] = {first[0]: [first[1]]}
             count = 1
             while not self.outgoing.empty() and count < 2000:

@@ -206,6 +206,28 @@ game_players_table = sa.Table(
 )
 
 _INSERT_ACTION = actions_table.insert()
+# The same, only while this process holds the table's fence, in one statement (several
+# processes): the check shares the table's row until the commit, so a takeover's fence raise
+# waits for it, and an insert after the raise finds the new fence and inserts nothing.
+_INSERT_FENCED_ACTION = actions_table.insert().from_select(
+    ["game_id", "seq", "player", "action", "at"],
+    sa.select(
+        sa.bindparam("game_id", type_=sa.Integer),
+        sa.bindparam("seq", type_=sa.Integer),
+        sa.bindparam("player", type_=sa.Integer),
+        sa.bindparam("action", type_=sa.String),
+        sa.bindparam("at", type_=sa.Float),
+    ).where(
+        sa.exists(
+            sa.select(tables_table.c.code)
+            .where(
+                tables_table.c.code == sa.bindparam("code"),
+                tables_table.c.fence == sa.bindparam("fence"),
+            )
+            .with_for_update(read=True)
+        )
+    ),
+).returning(actions_table.c.seq)
 
 sa.Index("games_finished", games_table.c.finished)
 sa.Index("games_code", games_table.c.code)
@@ -614,18 +636,23 @@ class Store:
             writer = self._local.writer = self.engine.connect()
             with self._writers_lock:
                 self._writers.append(writer)
+        values = {"game_id": game_id, "seq": seq, "player": player, "action": action}
+        values["at"] = time.time()
         try:
-            self._fenced(writer, code)
-            writer.execute(
-                _INSERT_ACTION,
-                {
-                    "game_id": game_id,
-                    "seq": seq,
-                    "player": player,
-                    "action": action,
-                    "at": time.time(),
-                },
-            )
+            if self.fences is None:
+                writer.execute(_INSERT_ACTION, values)
+            else:
+                fence = self.fences.get(code)
+                done = (
+                    None
+                    if fence is None
+                    else writer.execute(
+                        _INSERT_FENCED_ACTION, {**values, "code": code, "fence": fence}
+                    ).first()
+                )
+                if done is None:
+                    self.fences.pop(code, None)
+                    raise FencedOut(code)
             writer.commit()
         except BaseException as exc:
             with contextlib.suppress(Exception):
