@@ -13,6 +13,11 @@
   the frames clients send; ``PROTOCOL.md`` documents both.
 - :mod:`.storage` keeps tables, games and every accepted action in SQLite or PostgreSQL,
   migrated by Alembic (:mod:`.migrations`), and runs every call off the event loop.
+- :mod:`.cluster` lets several processes serve one site through Redis: each live table has
+  one owner (a lease, and a fence the store checks), the others relay its requests and
+  WebSockets to it, and the tables of a process that went away are taken over.
+- :mod:`.metrics`, :mod:`.logs` and :mod:`.routes.ops` are for operators: Prometheus
+  metrics, JSON logs, health and readiness.
 
 The server never decides a rule: every intent goes through the engine, and every connection
 gets the engine's view for its own seat.

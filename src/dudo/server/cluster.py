@@ -262,7 +262,7 @@ class Cluster:
             target=self._keep_alive, args=(loop,), name="dudo-leases", daemon=True
         )
         self._keeper.start()
-        log.info("cluster: process %s joined through %s", self.node, _safe_url(self.url))
+        log.info("cluster: process %s joined through %s", self.node, safe_url(self.url))
 
     async def stop(self) -> None:
         """Leave the site: hand every table over (each after its write under way), tell the
@@ -859,7 +859,7 @@ def _text(value: bytes | str | None) -> str | None:
     return value.decode() if isinstance(value, bytes) else value
 
 
-def _safe_url(url: str) -> str:
+def safe_url(url: str) -> str:
     """A Redis URL without its password, for the log."""
     if "@" not in url:
         return url

@@ -180,14 +180,16 @@ def check_redis_url(url: str) -> str | None:
     """What is wrong with a Redis URL before the server starts on it (None: nothing)."""
     import redis
 
+    from dudo.server.cluster import safe_url
+
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
     except ValueError as exc:
-        return f"--redis-url {url!r} is not a Redis URL (e.g. redis://127.0.0.1:6379/0): {exc}"
+        return f"--redis-url {safe_url(url)!r} is not a Redis URL (e.g. redis://127.0.0.1:6379/0): {exc}"
     try:
         client.ping()
     except redis.RedisError as exc:
-        return f"Redis at {url!r} does not answer: {exc}"
+        return f"Redis at {safe_url(url)!r} does not answer: {exc}"
     finally:
         client.close()
     return None

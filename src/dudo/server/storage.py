@@ -209,25 +209,29 @@ _INSERT_ACTION = actions_table.insert()
 # The same, only while this process holds the table's fence, in one statement (several
 # processes): the check shares the table's row until the commit, so a takeover's fence raise
 # waits for it, and an insert after the raise finds the new fence and inserts nothing.
-_INSERT_FENCED_ACTION = actions_table.insert().from_select(
-    ["game_id", "seq", "player", "action", "at"],
-    sa.select(
-        sa.bindparam("game_id", type_=sa.Integer),
-        sa.bindparam("seq", type_=sa.Integer),
-        sa.bindparam("player", type_=sa.Integer),
-        sa.bindparam("action", type_=sa.String),
-        sa.bindparam("at", type_=sa.Float),
-    ).where(
-        sa.exists(
-            sa.select(tables_table.c.code)
-            .where(
-                tables_table.c.code == sa.bindparam("code"),
-                tables_table.c.fence == sa.bindparam("fence"),
+_INSERT_FENCED_ACTION = (
+    actions_table.insert()
+    .from_select(
+        ["game_id", "seq", "player", "action", "at"],
+        sa.select(
+            sa.bindparam("game_id", type_=sa.Integer),
+            sa.bindparam("seq", type_=sa.Integer),
+            sa.bindparam("player", type_=sa.Integer),
+            sa.bindparam("action", type_=sa.String),
+            sa.bindparam("at", type_=sa.Float),
+        ).where(
+            sa.exists(
+                sa.select(tables_table.c.code)
+                .where(
+                    tables_table.c.code == sa.bindparam("code"),
+                    tables_table.c.fence == sa.bindparam("fence"),
+                )
+                .with_for_update(read=True)
             )
-            .with_for_update(read=True)
-        )
-    ),
-).returning(actions_table.c.seq)
+        ),
+    )
+    .returning(actions_table.c.seq)
+)
 
 sa.Index("games_finished", games_table.c.finished)
 sa.Index("games_code", games_table.c.code)
