@@ -148,6 +148,7 @@ class LiveServer:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 env=env,
+                start_new_session=True,  # its workers (--workers) are killed with it
             )
         deadline = time.monotonic() + START_SECONDS
         with httpx.Client(trust_env=False, timeout=2.0) as client:
@@ -197,13 +198,9 @@ class LiveServer:
         """SIGKILL: the process dies at once, wherever it was (with its workers, if any)."""
         if self.process is None:
             return
-        children = subprocess.run(
-            ["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True, check=False
-        ).stdout.split()
-        for child in children:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(int(child), signal.SIGKILL)
-        self.process.kill()
+        # The server leads a process group of its own: one signal, at once, for all of it.
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
         self.process = None
 

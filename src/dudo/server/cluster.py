@@ -269,11 +269,11 @@ class Cluster:
         others to take them now, and close the relayed connections so that their clients
         reconnect elsewhere."""
         self.stopping = True
+        codes = list(self.hall.tables)
+        for code in codes:  # the leases not yet let go stay renewed meanwhile
+            await self.hall.let_go(code, reason="stopping")
         self._keeping.set()
         await asyncio.to_thread(self._keeper.join, 5.0)
-        codes = list(self.hall.tables)
-        for code in codes:
-            await self.hall.let_go(code, reason="stopping")
         with contextlib.suppress(RedisError, OSError):
             if codes:
                 await self.publish(ALL, {"k": "takeover", "codes": codes})
