@@ -40,6 +40,7 @@ from typing import Any
 
 import httpx
 import pytest
+import redis
 from playwright.sync_api import Browser, sync_playwright
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -346,6 +347,42 @@ def postgres_cluster() -> Iterator[PostgresCluster]:
         yield PostgresCluster(f"postgresql://postgres@{HOST}:{port}/dudo", stop, start)
     finally:
         run(pg_ctl, "-D", data, "-m", "immediate", "-w", "stop")
+        shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """A throwaway ``redis-server`` on 127.0.0.1 and a random port, without persistence."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.fail("redis-server is not installed (.ci/run installs Debian's redis-server)")
+    home = Path(tempfile.mkdtemp(prefix="dudo-redis-"))
+    for _attempt in range(3):
+        port = free_port()
+        process = subprocess.Popen(
+            [binary, "--bind", HOST, "--port", str(port), "--save", "", "--appendonly", "no"],
+            cwd=home,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        client = redis.Redis(host=HOST, port=port)
+        deadline = time.monotonic() + 10
+        while process.poll() is None and time.monotonic() < deadline:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                time.sleep(0.05)
+        client.close()
+        if process.poll() is None:
+            break
+    else:
+        raise AssertionError("redis-server did not start")
+    try:
+        yield f"redis://{HOST}:{port}"
+    finally:
+        process.kill()
+        process.wait()
         shutil.rmtree(home, ignore_errors=True)
 
 

@@ -1,21 +1,33 @@
 """The lobby in a real browser: the first page shows a new public table without a reload and
 drops it when it starts, never shows a private one, filters by preset, and "Play now" in two
-browsers seats both people at one table; the table page shows the countdown. Screenshots of the
+browsers seats both people at one table (also when the browsers reach two processes of one
+site, who then play a whole game); the table page shows the countdown. Screenshots of the
 first page with open tables, at phone and desktop size in Spanish and Italian, go to the
 screenshot folder. Real server, real Chromium (Playwright), no mocks."""
 
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
-from .conftest import CHROMIUM, LiveServer, ServerFactory, host_post, join, new_table, words
-from .test_browser import screenshot_dir
+from .conftest import (
+    CHROMIUM,
+    LiveServer,
+    PostgresCluster,
+    ServerFactory,
+    host_post,
+    join,
+    new_table,
+    words,
+)
+from .test_browser import is_over, screenshot_dir, take_turn
+from .test_cluster import Site
 from .test_layout import OVERFLOWING
 
 pytestmark = pytest.mark.skipif(
@@ -69,7 +81,7 @@ def pages(browser: Browser) -> Iterator[Pages]:
     assert opened.errors == [], f"errors in the pages: {opened.errors}"
 
 
-def card(page: Page, code: str) -> object:
+def card(page: Page, code: str) -> Locator:
     return page.locator(f'#lobby-list li.lobby-card[data-code="{code}"]')
 
 
@@ -208,3 +220,46 @@ def test_screenshots_of_the_open_tables(server: LiveServer, pages: Pages, lang: 
         page.screenshot(
             path=str(screenshot_dir() / f"open-tables-{size}-{lang}.png"), full_page=True
         )
+
+
+def test_people_on_two_processes_meet_in_the_lobby_and_play_a_game(
+    live_server: ServerFactory, postgres_cluster: PostgresCluster, redis_url: str, pages: Pages
+) -> None:
+    """Two server processes of one site (Redis and PostgreSQL): Ana's browser reaches one,
+    Bo's the other. Bo's lobby lists Ana's table, "Play now" seats him there, and they play
+    a whole game, Bo's moves and updates relayed to the table's process and back."""
+    first, second = Site(live_server, postgres_cluster, redis_url, 2).servers
+    ana = pages.open(first.url + "/", lang="it", viewport=PHONE, name="Ana")
+    ana.select_option("#play-preset", "perudo")
+    ana.click("#play-now")
+    ana.wait_for_url(re.compile(r"/t/[A-Z0-9]+$"))
+    code = ana.url.rsplit("/", 1)[1]
+    bo = pages.open(second.url + "/", lang="es", name="Bo")
+    expect(card(bo, code)).to_be_visible()
+    bo.select_option("#play-preset", "perudo")
+    bo.click("#play-now")
+    bo.wait_for_url(f"**/t/{code}")
+    for page in (ana, bo):
+        names = page.locator("#seat-list .seat-name")
+        expect(names.nth(0)).to_contain_text("Ana")
+        expect(names.nth(1)).to_contain_text("Bo")
+    ana.click("#start-button")
+    rng = random.Random(4)
+    for _ in range(400):
+        if is_over(ana) and is_over(bo):
+            break
+        if not (take_turn(ana, rng) or take_turn(bo, rng)):
+            bo.wait_for_timeout(50)
+    else:
+        raise AssertionError("the game did not end")
+    for page in (ana, bo):  # the last reveal, then the result
+        reveal = page.locator("#reveal")
+        if reveal.is_visible():
+            page.click("#reveal-dismiss")
+        expect(reveal).to_be_hidden()
+    shots = screenshot_dir()
+    ana.screenshot(path=str(shots / "two-processes-over-phone-it.png"))
+    bo.screenshot(path=str(shots / "two-processes-over-desktop-es.png"))
+    winner = ana.locator("#game-over")
+    expect(winner).to_be_visible()
+    expect(bo.locator("#game-over")).to_be_visible()

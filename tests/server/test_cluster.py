@@ -8,13 +8,9 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-import shutil
 import signal
-import subprocess
-import tempfile
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import psycopg
@@ -26,7 +22,6 @@ from dudo.records import replay
 from dudo.server.wire import event_json
 
 from .conftest import (
-    HOST,
     TEST_ARGS,
     Disconnected,
     LiveServer,
@@ -35,7 +30,6 @@ from .conftest import (
     ServerFactory,
     api,
     bearer,
-    free_port,
     fresh_database,
     get_table,
     hands_keys,
@@ -46,42 +40,6 @@ from .conftest import (
     record_of,
     settle,
 )
-
-
-@pytest.fixture(scope="session")
-def redis_url() -> Iterator[str]:
-    """A throwaway ``redis-server`` on 127.0.0.1 and a random port, without persistence."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.fail("redis-server is not installed (.ci/run installs Debian's redis-server)")
-    home = Path(tempfile.mkdtemp(prefix="dudo-redis-"))
-    for _attempt in range(3):
-        port = free_port()
-        process = subprocess.Popen(
-            [binary, "--bind", HOST, "--port", str(port), "--save", "", "--appendonly", "no"],
-            cwd=home,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        client = redis.Redis(host=HOST, port=port)
-        deadline = time.monotonic() + 10
-        while process.poll() is None and time.monotonic() < deadline:
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                time.sleep(0.05)
-        client.close()
-        if process.poll() is None:
-            break
-    else:
-        raise AssertionError("redis-server did not start")
-    try:
-        yield f"redis://{HOST}:{port}"
-    finally:
-        process.kill()
-        process.wait()
-        shutil.rmtree(home, ignore_errors=True)
 
 
 class Site:
