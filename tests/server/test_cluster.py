@@ -94,6 +94,20 @@ def site(
     yield Site(live_server, postgres_cluster, redis_url, 2)
 
 
+def two_people(
+    owner: LiveServer, ana_at: LiveServer, bo_at: LiveServer
+) -> tuple[str, list[str], list[Player]]:
+    """A started game at a table ``owner`` made: Ana (the host), a bot and Bo, Ana connected
+    to ``ana_at`` and Bo to ``bo_at``. The code, their tokens, their connections."""
+    created = new_table(owner, seats=3, bots=["easy"])
+    code = created["code"]
+    joined = join(bo_at, code, "Bo")
+    ana = Player(ana_at, code, created["token"], name="Ana")
+    bo = Player(bo_at, code, joined["token"], name="Bo")
+    host_post(owner, code, "start", created["token"])
+    return code, [created["token"], joined["token"]], [ana, bo]
+
+
 def reconnect(server: LiveServer, code: str, token: str, old: Player) -> Player:
     """``old``'s client again, at ``server``, as the web client does it: it says what it has
     seen, and tries again while it is told to (1012: the table is between two owners)."""
@@ -114,6 +128,13 @@ def reconnect(server: LiveServer, code: str, token: str, old: Player) -> Player:
         except (Disconnected, ConnectionClosed):
             assert time.monotonic() < deadline, f"{old.name} could not reconnect"
             time.sleep(0.2)
+
+
+def after_close(server: LiveServer, code: str, token: str, old: Player) -> Player:
+    """Wait until ``old``'s connection is closed (if it is not yet), then reconnect."""
+    with contextlib.suppress(Disconnected):
+        old.until(lambda _f: False, "the close", timeout=10)
+    return reconnect(server, code, token, old)
 
 
 def check_against_record(server: LiveServer, code: str, players: list[Player]) -> None:
@@ -160,12 +181,7 @@ def test_players_on_three_processes_play_one_game_and_see_only_their_own_dice(
 
 def test_a_killed_owner_is_replaced_and_the_game_finishes(site: Site) -> None:
     first, second = site.servers
-    created = new_table(first, seats=3, bots=["easy"])
-    code = created["code"]
-    joined = join(first, code, "Bo")
-    ana = Player(second, code, created["token"], name="Ana")
-    bo = Player(second, code, joined["token"], name="Bo")
-    host_post(first, code, "start", created["token"])
+    code, tokens, (ana, bo) = two_people(first, second, second)
     rng = random.Random(8)
     play_turns([ana, bo], rng, stop=lambda view: view["turn"] >= 6)
     seen = ana.turn
@@ -182,8 +198,7 @@ def test_a_killed_owner_is_replaced_and_the_game_finishes(site: Site) -> None:
     site.wait_for_owner(code, second, within=5.0 - closed)
     assert process_of(second) != dead
     players = [
-        reconnect(second, code, token, old)
-        for old, token in ((ana, created["token"]), (bo, joined["token"]))
+        reconnect(second, code, token, old) for old, token in zip((ana, bo), tokens, strict=True)
     ]
     ana, bo = players
     assert seen is not None and ana.turn is not None and ana.turn >= seen, "nothing seen is lost"
@@ -215,12 +230,7 @@ def test_a_fenced_out_owner_cannot_commit(site: Site) -> None:
     pause): another process has raised the fence. Its next write is refused, nothing of it is
     stored, the player is told, and the game goes on with the next owner."""
     first, second = site.servers
-    created = new_table(first, seats=3, bots=["easy"])
-    code = created["code"]
-    joined = join(first, code, "Bo")
-    ana = Player(first, code, created["token"], name="Ana")
-    bo = Player(first, code, joined["token"], name="Bo")
-    host_post(first, code, "start", created["token"])
+    code, tokens, (ana, bo) = two_people(first, first, first)
     rng = random.Random(4)
     mover = settle([ana, bo])
     before = stored_count(site, code)
@@ -235,8 +245,7 @@ def test_a_fenced_out_owner_cannot_commit(site: Site) -> None:
         with pytest.raises(Disconnected):
             player.until(lambda _f: False, "the close", timeout=10)
     players = [
-        reconnect(second, code, token, old)
-        for old, token in ((ana, created["token"]), (bo, joined["token"]))
+        reconnect(second, code, token, old) for old, token in zip((ana, bo), tokens, strict=True)
     ]
     final = play_turns(players, rng)
     assert final["winner"] is not None
@@ -258,12 +267,7 @@ def stored_count(site: Site, code: str) -> int:
 
 def test_sigterm_hands_tables_over_without_losing_an_action(site: Site) -> None:
     first, second = site.servers
-    created = new_table(first, seats=3, bots=["easy"])
-    code = created["code"]
-    joined = join(second, code, "Bo")
-    ana = Player(first, code, created["token"], name="Ana (on the stopping process)")
-    bo = Player(second, code, joined["token"], name="Bo (relayed)")
-    host_post(first, code, "start", created["token"])
+    code, tokens, (ana, bo) = two_people(first, first, second)  # Bo relayed
     rng = random.Random(9)
     play_turns([ana, bo], rng, stop=lambda view: view["turn"] >= 4)
     mover = settle([ana, bo])
@@ -274,11 +278,9 @@ def test_sigterm_hands_tables_over_without_losing_an_action(site: Site) -> None:
     first.stop()
     assert site.owner(code) is second
     handed = time.monotonic() - stopped
-    players = []
-    for old, token in ((ana, created["token"]), (bo, joined["token"])):
-        with contextlib.suppress(Disconnected):
-            old.until(lambda _f: False, "the close", timeout=10)
-        players.append(reconnect(second, code, token, old))
+    players = [
+        after_close(second, code, token, old) for old, token in zip((ana, bo), tokens, strict=True)
+    ]
     assert handed < 10
     final = play_turns(players, rng)
     assert final["winner"] is not None
@@ -341,12 +343,7 @@ def test_workers_on_one_machine_serve_one_site(
         assert time.monotonic() < deadline, f"only {seen} answered"
         with httpx.Client(base_url=server.url, trust_env=False) as http:  # a new connection
             seen.add(http.get("/healthz").json()["process"])
-    created = new_table(server, seats=3, bots=["easy"])
-    code = created["code"]
-    joined = join(server, code, "Bo")
-    ana = Player(server, code, created["token"], name="Ana")
-    bo = Player(server, code, joined["token"], name="Bo")
-    host_post(server, code, "start", created["token"])
+    code, tokens, (ana, bo) = two_people(server, server, server)
     rng = random.Random(2)
     play_turns([ana, bo], rng, stop=lambda view: view["turn"] >= 4)
     with redis.Redis.from_url(redis_db) as client:
@@ -354,11 +351,9 @@ def test_workers_on_one_machine_serve_one_site(
     assert owner is not None
     victim = int(owner.decode().rsplit("-", 2)[1])  # a process's name holds its pid
     os.kill(victim, signal.SIGKILL)
-    players = []
-    for old, token in ((ana, created["token"]), (bo, joined["token"])):
-        with contextlib.suppress(Disconnected):
-            old.until(lambda _f: False, "the close", timeout=10)
-        players.append(reconnect(server, code, token, old))
+    players = [
+        after_close(server, code, token, old) for old, token in zip((ana, bo), tokens, strict=True)
+    ]
     final = play_turns(players, rng)
     assert final["winner"] is not None
     check_against_record(server, code, players)
