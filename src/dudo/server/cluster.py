@@ -18,7 +18,7 @@ seconds; relayed connections to it are closed with 1012 and the clients reconnec
 process, and receive every event they missed.
 
 Messages between processes travel on Redis pub/sub: one channel per process
-(``dudo:node:<id>``) and one for all (``dudo:all``). Without ``--redis-url`` none of this runs,
+(``dudo:to:<name>``) and one for all (``dudo:all``). Without ``--redis-url`` none of this runs,
 and one process serves everything from memory as before.
 """
 
@@ -325,19 +325,19 @@ class Cluster:
             done.set_result(result)  # those waiting with it learn only whether it is here
 
     async def _take(self, code: str) -> bool:
-        if not await self.redis.set(lease_key(code), self.node, nx=True, px=self.lease_ms):
+        if not await self.lease(code):
             return False
+        adopted = False
         try:
-            if await self.hall.adopt(code):
-                return True
-        except BaseException:
-            await self._release(keys=[lease_key(code)], args=[self.node])
-            raise
-        await self._release(keys=[lease_key(code)], args=[self.node])
-        return False
+            adopted = await self.hall.adopt(code)
+            return adopted
+        finally:
+            if not adopted:
+                await self._release(keys=[lease_key(code)], args=[self.node])
 
-    async def lease_new(self, code: str) -> bool:
-        """Hold the lease of a table about to be created here."""
+    async def lease(self, code: str) -> bool:
+        """Hold the lease of ``code`` if nobody does (a table to take over, or about to be
+        created here)."""
         return bool(await self.redis.set(lease_key(code), self.node, nx=True, px=self.lease_ms))
 
     async def release(self, code: str) -> None:
@@ -410,20 +410,15 @@ class Cluster:
         serving, carried = list(self.serving.values()), list(self.carrying.items())
         peers = {t.peer for t in serving} | {t.peer for _id, t in carried}
         if peers:
-            peer_list = sorted(peers)
-            alive = await self.redis.exists(*[node_key(p) for p in peer_list])
-            if alive != len(peer_list):
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for p in peer_list:
-                        pipe.exists(node_key(p))
-                    answers = await pipe.execute()
-                gone = {p for p, up in zip(peer_list, answers, strict=True) if not up}
-                for tunnel in serving:
-                    if tunnel.peer in gone:
-                        tunnel.inbox.put_nowait({"type": "websocket.disconnect", "code": 1006})
-                for tunnel_id, tunnel in carried:
-                    if tunnel.peer in gone:
-                        self._end_carried(tunnel_id, 1012)
+            peer_list = list(peers)
+            alive = await self.redis.mget([node_key(p) for p in peer_list])
+            gone = {p for p, up in zip(peer_list, alive, strict=True) if up is None}
+            for tunnel in serving:
+                if tunnel.peer in gone:
+                    tunnel.inbox.put_nowait({"type": "websocket.disconnect", "code": 1006})
+            for tunnel_id, tunnel in carried:
+                if tunnel.peer in gone:
+                    self._end_carried(tunnel_id, 1012)
         # Only the relays that exist before the lookup: one opened during it is not in it.
         carried = list(self.carrying.items())
         codes = sorted({t.code for _id, t in carried})

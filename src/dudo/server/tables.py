@@ -37,6 +37,7 @@ from dudo.records import PlayerInfo, record_of
 from dudo.server import ratings
 from dudo.server.chat import Chat
 from dudo.server.chat import game_over as chat_game_over
+from dudo.server.cluster import where
 from dudo.server.errors import ErrorCode, Refused
 from dudo.server.errors import ErrorCode as E
 from dudo.server.learner import Learner
@@ -1903,15 +1904,14 @@ class Hall:
         if table is not None or not code.isalnum() or len(code) > 16:
             return table
         if self.cluster is not None:
-            if await self.cluster.take(code):
-                return self.tables.get(code)
-            if await self.cluster.owner(code) is not None:
+            owner = await where(self.cluster, code)
+            if owner is not None and owner != self.cluster.node:
                 raise TableError(
                     503,
                     "this table is moving to another server process: try again in a moment",
                     E.TABLE_MOVING,
                 )
-            return None
+            return self.tables.get(code)
         try:
             stored = await self.db.run(self.store.load_table, code)
         except StoreUnavailable:
@@ -1980,7 +1980,7 @@ class Hall:
         if settings.rated:
             check_rated(preset, rules, settings, public, player)
         code = await self.new_code()
-        if self.cluster is not None and not await self.cluster.lease_new(code):
+        if self.cluster is not None and not await self.cluster.lease(code):
             raise TableError(503, "could not find a free table code; try again", E.NO_FREE_CODE)
         token = secrets.token_urlsafe(24) if player is None else player.seat_token(code, 0)
         # The first game's secret: its commitment is in the table from the first moment.
