@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -447,19 +447,28 @@ class Store:
         hold its row until the write commits (a takeover waits for it). Raises FencedOut."""
         if self.fences is None:
             return
-        fence = self.fences.get(code)
-        done = (
-            None
-            if fence is None
-            else c.execute(
-                tables_table.update()
-                .where(tables_table.c.code == code, tables_table.c.fence == fence)
-                .values(fence=fence)
-            )
+        fence = self._fence(code)
+        done = c.execute(
+            tables_table.update()
+            .where(tables_table.c.code == code, tables_table.c.fence == fence)
+            .values(fence=fence)
         )
-        if done is None or done.rowcount != 1:
-            self.fences.pop(code, None)
+        if done.rowcount != 1:
+            self._fenced_out(code)
+
+    def _fence(self, code: str) -> int:
+        """This process's fence of the table (FencedOut: it holds none)."""
+        assert self.fences is not None
+        fence = self.fences.get(code)
+        if fence is None:
             raise FencedOut(code)
+        return fence
+
+    def _fenced_out(self, code: str) -> NoReturn:
+        """Another process raised the table's fence: forget ours, and refuse the write."""
+        assert self.fences is not None
+        self.fences.pop(code, None)
+        raise FencedOut(code)
 
     # ---------------------------------------------------------------- tables and seats
 
@@ -646,17 +655,9 @@ class Store:
             if self.fences is None:
                 writer.execute(_INSERT_ACTION, values)
             else:
-                fence = self.fences.get(code)
-                done = (
-                    None
-                    if fence is None
-                    else writer.execute(
-                        _INSERT_FENCED_ACTION, {**values, "code": code, "fence": fence}
-                    ).first()
-                )
-                if done is None:
-                    self.fences.pop(code, None)
-                    raise FencedOut(code)
+                fenced = {**values, "code": code, "fence": self._fence(code)}
+                if writer.execute(_INSERT_FENCED_ACTION, fenced).first() is None:
+                    self._fenced_out(code)
             writer.commit()
         except BaseException as exc:
             with contextlib.suppress(Exception):
