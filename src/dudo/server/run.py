@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from dudo.server.limits import parse_limits
+from dudo.server.limits import Limits, parse_limits
 from dudo.server.startup import (
     DatabaseLock,
     StartupError,
@@ -44,10 +44,8 @@ def serve_command(
     import uvicorn
 
     from dudo.cup.storage import data_dir as default_data_dir
-    from dudo.server.app import create_app
     from dudo.server.logs import LogFormat, json_log_config
     from dudo.server.protocol import guarded_http
-    from dudo.solver.book import preload_books
 
     try:
         limits = parse_limits(limit_settings)
@@ -106,10 +104,7 @@ def serve_command(
         )
         served = "dudo.server.run:worker_app"
     else:
-        served = create_app(database_url, limits=limits, redis_url=redis_url)
-        # Books load in the background, so that no bot's first decision waits for them.
-        threading.Thread(target=preload_books, name="books", daemon=True).start()
-        tune_garbage_collector()
+        served = serving_app(database_url, limits, redis_url)
     # The server's own lines (tables taken over, let go, stored records) in uvicorn's form.
     log_config: Any = {
         **uvicorn.config.LOGGING_CONFIG,
@@ -149,20 +144,25 @@ def serve_command(
 WORKER_SETTINGS = "DUDO_SERVE_WORKER"
 
 
-def worker_app() -> FastAPI:
-    """The application of one of ``dudo serve --workers N``'s processes."""
+def serving_app(database_url: str, limits: Limits, redis_url: str | None) -> FastAPI:
+    """The application of a serving process (the only one, or one of ``--workers``), with
+    the process made ready to serve."""
     from dudo.server.app import create_app
     from dudo.solver.book import preload_books
 
-    settings = json.loads(os.environ[WORKER_SETTINGS])
-    app = create_app(
-        settings["database_url"],
-        limits=parse_limits(settings["limits"]),
-        redis_url=settings["redis_url"],
-    )
+    app = create_app(database_url, limits=limits, redis_url=redis_url)
+    # Books load in the background, so that no bot's first decision waits for them.
     threading.Thread(target=preload_books, name="books", daemon=True).start()
     tune_garbage_collector()
     return app
+
+
+def worker_app() -> FastAPI:
+    """The application of one of ``dudo serve --workers N``'s processes."""
+    settings = json.loads(os.environ[WORKER_SETTINGS])
+    return serving_app(
+        settings["database_url"], parse_limits(settings["limits"]), settings["redis_url"]
+    )
 
 
 def __getattr__(name: str) -> Any:

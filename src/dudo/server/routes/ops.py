@@ -32,26 +32,22 @@ async def readyz(request: Request) -> JSONResponse:
     503, saying which, when not."""
     hall: Hall | None = getattr(request.app.state, "hall", None)
     if hall is None or hall.stopping:
-        refused = Refused(ErrorCode.NOT_READY, "the server is starting or stopping", 503)
-        return JSONResponse(
-            {"status": "not ready", "detail": str(refused), **refused.to_json()}, 503
-        )
+        return not_ready(ErrorCode.NOT_READY, "the server is starting or stopping")
     try:
         await hall.db.run(hall.store.ping)
     except StoreUnavailable as exc:
-        refused = Refused(ErrorCode.STORE_DOWN, f"the database does not answer: {exc}", 503)
-        return JSONResponse(
-            {"status": "not ready", "detail": str(refused), **refused.to_json()}, 503
-        )
+        return not_ready(ErrorCode.STORE_DOWN, f"the database does not answer: {exc}")
     if hall.cluster is not None:
         try:
             await hall.cluster.redis.ping()
         except (RedisError, OSError) as exc:
-            refused = Refused(ErrorCode.REDIS_DOWN, f"Redis does not answer: {exc}", 503)
-            return JSONResponse(
-                {"status": "not ready", "detail": str(refused), **refused.to_json()}, 503
-            )
+            return not_ready(ErrorCode.REDIS_DOWN, f"Redis does not answer: {exc}")
     return JSONResponse({"status": "ready"})
+
+
+def not_ready(code: ErrorCode, detail: str) -> JSONResponse:
+    refused = Refused(code, detail, 503)
+    return JSONResponse({"status": "not ready", "detail": str(refused), **refused.to_json()}, 503)
 
 
 @router.get("/metrics")
