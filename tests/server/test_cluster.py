@@ -137,6 +137,17 @@ def after_close(server: LiveServer, code: str, token: str, old: Player) -> Playe
     return reconnect(server, code, token, old)
 
 
+def play_to_the_end(
+    server: LiveServer, code: str, players: list[Player], rng: random.Random
+) -> None:
+    """Play the game on to its end, check every connection against its record, close them."""
+    final = play_turns(players, rng)
+    assert final["winner"] is not None
+    check_against_record(server, code, players)
+    for player in players:
+        player.close()
+
+
 def check_against_record(server: LiveServer, code: str, players: list[Player]) -> None:
     """Every connection saw exactly the recorded game's events, once each, in order."""
     record = record_of(server, get_table(server, code)["game"])
@@ -202,11 +213,7 @@ def test_a_killed_owner_is_replaced_and_the_game_finishes(site: Site) -> None:
     ]
     ana, bo = players
     assert seen is not None and ana.turn is not None and ana.turn >= seen, "nothing seen is lost"
-    final = play_turns([ana, bo], rng)
-    assert final["winner"] is not None
-    check_against_record(second, code, [ana, bo])
-    for player in (ana, bo):
-        player.close()
+    play_to_the_end(second, code, [ana, bo], rng)
 
 
 def test_relayed_requests_answer_like_the_owner(site: Site) -> None:
@@ -247,11 +254,7 @@ def test_a_fenced_out_owner_cannot_commit(site: Site) -> None:
     players = [
         reconnect(second, code, token, old) for old, token in zip((ana, bo), tokens, strict=True)
     ]
-    final = play_turns(players, rng)
-    assert final["winner"] is not None
-    check_against_record(second, code, players)
-    for player in players:
-        player.close()
+    play_to_the_end(second, code, players, rng)
 
 
 def stored_count(site: Site, code: str) -> int:
@@ -284,11 +287,7 @@ def test_sigterm_hands_tables_over_without_losing_an_action(site: Site) -> None:
         after_close(second, code, token, old) for old, token in zip((ana, bo), tokens, strict=True)
     ]
     assert handed < 10
-    final = play_turns(players, rng)
-    assert final["winner"] is not None
-    check_against_record(second, code, players)
-    for player in players:
-        player.close()
+    play_to_the_end(second, code, players, rng)
 
 
 def test_timers_and_stand_ins_survive_the_owner(site: Site) -> None:
@@ -356,8 +355,4 @@ def test_workers_on_one_machine_serve_one_site(
     players = [
         after_close(server, code, token, old) for old, token in zip((ana, bo), tokens, strict=True)
     ]
-    final = play_turns(players, rng)
-    assert final["winner"] is not None
-    check_against_record(server, code, players)
-    for player in players:
-        player.close()
+    play_to_the_end(server, code, players, rng)
