@@ -137,6 +137,11 @@ def after_close(server: LiveServer, code: str, token: str, old: Player) -> Playe
     return reconnect(server, code, token, old)
 
 
+def record_stored(server: LiveServer, game_id: int) -> bool:
+    with api(server) as http:
+        return http.get(f"/api/games/{game_id}/record").status_code == 200
+
+
 def play_to_the_end(
     server: LiveServer, code: str, players: list[Player], rng: random.Random
 ) -> None:
@@ -300,7 +305,10 @@ def test_timers_and_stand_ins_survive_the_owner(site: Site) -> None:
     time.sleep(1.0)
     first.kill()
     deadline = time.monotonic() + 60
-    while (table := get_table(second, code))["status"] != "over":
+    # Over, and its record stored (the table says "over" while the record is being written).
+    while (table := get_table(second, code))["status"] != "over" or not record_stored(
+        second, table["game"]
+    ):
         assert time.monotonic() < deadline, f"the game did not finish: {table['status']}"
         time.sleep(0.2)
     record = record_of(second, table["game"])
