@@ -586,6 +586,8 @@ def print_profile(path: str, actions: int) -> None:
         "broadcast",
         "send_update",
         "add_action",
+        "try_add_actions",
+        "viewer_json",
         "view_json",
         "view",
         "dumps",

@@ -61,9 +61,12 @@ def test_health_readiness_and_metrics_follow_a_whole_game(live_server: ServerFac
     by_people = len(actions) - by_bot
     assert during[("dudo_actions_total", (("by", "person"),))] == by_people
     assert during[("dudo_actions_total", (("by", "bot"),))] == by_bot
-    # Every person's action was timed; every action was stored by one database call.
+    # Every person's action was timed. Every action was stored (the record has them all):
+    # on SQLite, committed on the event loop with those accepted in the same turn of it.
     assert during[("dudo_action_seconds_count", ())] == by_people
-    assert during[("dudo_store_seconds_count", (("call", "add_action"),))] == len(actions)
+    commits = during[("dudo_store_seconds_count", (("call", "add_actions"),))]
+    assert 0 < commits <= len(actions)
+    assert ("dudo_store_seconds_count", (("call", "add_action"),)) not in during
     assert during[("dudo_store_failures_total", ())] == 0
 
     match.close()

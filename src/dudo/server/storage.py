@@ -6,11 +6,17 @@ schema is created and upgraded by Alembic (:mod:`dudo.server.migrations`), never
 
 The store is synchronous and small on purpose: the game loop commits each accepted action
 before anyone hears of it, so a crash at any moment loses nothing that was broadcast, and the
-primary key ``(game_id, seq)`` makes applying an action twice impossible. The server never calls
-it on its event loop: :class:`AsyncStore` runs every call in a worker thread, so a slow or
-locked database holds up only the tables that are writing, and turns every failure into
-:class:`StoreUnavailable`. Each call gives up in bounded time (SQLite's busy timeout,
-PostgreSQL's connect and statement timeouts), so a worker is never stuck for good.
+primary key ``(game_id, seq)`` makes applying an action twice impossible. :class:`AsyncStore`
+runs every call in a worker thread, so a slow or locked database holds up only the tables that
+are writing, and turns every failure into :class:`StoreUnavailable`. Each call gives up in
+bounded time (SQLite's busy timeout, PostgreSQL's connect and statement timeouts), so a worker
+is never stuck for good.
+
+One write is cheaper than a trip to a thread: on SQLite, the actions accepted in one turn of the
+event loop are committed together on the loop itself, in one transaction that never waits
+(:meth:`Store.try_add_actions`): a few tens of microseconds, where handing a write to a worker
+and back costs the server several times that. When SQLite's lock is taken, or anything else
+goes wrong, those actions take the worker path like every other write.
 """
 
 from __future__ import annotations
@@ -22,12 +28,13 @@ import functools
 import hashlib
 import json
 import logging
+import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn, ParamSpec, TypeVar
+from typing import Any, NamedTuple, NoReturn, ParamSpec, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -233,6 +240,17 @@ _INSERT_FENCED_ACTION = (
     .returning(actions_table.c.seq)
 )
 
+
+class ActionWrite(NamedTuple):
+    """One accepted action to commit: the arguments of :meth:`Store.add_action`."""
+
+    code: str
+    game_id: int
+    seq: int
+    player: int
+    action: str
+
+
 sa.Index("games_finished", games_table.c.finished)
 sa.Index("games_code", games_table.c.code)
 sa.Index("game_players_rater", game_players_table.c.rater)
@@ -403,6 +421,11 @@ class Store:
         #: the database (None: this is the only process, and nothing is fenced). Every write
         #: of a table's state checks it in its own transaction (:meth:`claim_table`).
         self.fences: dict[str, int] | None = None
+        #: SQLite: actions may be committed on the caller's thread (:meth:`try_add_actions`).
+        self.writes_inline = self.engine.dialect.name == "sqlite"
+        self._inline: sqlite3.Connection | None = None  # that connection, opened on first use
+        self._inline_sql = _positional(_INSERT_ACTION, self.engine)
+        self._inline_fenced_sql = _positional(_INSERT_FENCED_ACTION, self.engine)
 
     def close(self) -> None:
         with self._writers_lock:
@@ -410,6 +433,10 @@ class Store:
                 with contextlib.suppress(Exception):
                     writer.close()
             self._writers.clear()
+        if self._inline is not None:
+            with contextlib.suppress(Exception):
+                self._inline.close()
+            self._inline = None
         self.engine.dispose()
 
     def ping(self) -> None:
@@ -670,6 +697,69 @@ class Store:
             ):
                 return
             raise
+
+    def try_add_actions(self, writes: Sequence[ActionWrite]) -> list[bool] | None:
+        """Commit these actions in one transaction on the calling thread, if that needs no
+        waiting: only on SQLite, and only while no other connection holds its write lock.
+
+        Returns, for each, whether it was stored (False: another process has taken its table
+        over, :class:`FencedOut`). None: nothing was written (the lock was taken, an action is
+        there already, PostgreSQL, any failure), and each action should go through
+        :meth:`add_action`, which waits, retries and explains as every other write does."""
+        if not self.writes_inline:
+            return None
+        db = self._inline_connection()
+        now = time.time()
+        stored: list[bool] = []
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error:
+            return None  # another connection is writing: never wait for it here
+        try:
+            for write in writes:
+                values = {**write._asdict(), "at": now}
+                if self.fences is None:
+                    db.execute(self._inline_sql[0], [values[k] for k in self._inline_sql[1]])
+                    stored.append(True)
+                    continue
+                values["fence"] = self.fences.get(write.code)
+                sql, names = self._inline_fenced_sql
+                done = values["fence"] is not None and (
+                    db.execute(sql, [values[k] for k in names]).fetchone() is not None
+                )
+                stored.append(done)
+            db.execute("COMMIT")
+        except sqlite3.Error:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            return None
+        if self.fences is not None:
+            for write, done in zip(writes, stored, strict=True):
+                if not done:
+                    self.fences.pop(write.code, None)
+        return stored
+
+    def _inline_connection(self) -> sqlite3.Connection:
+        if self._inline is None:
+            # A connection of its own, out of the pool: its settings are not for other writes.
+            proxy = self.engine.raw_connection()
+            proxy.detach()
+            db = proxy.dbapi_connection
+            assert isinstance(db, sqlite3.Connection)
+            db.isolation_level = None  # transactions are begun and ended explicitly
+            db.execute("PRAGMA busy_timeout=0")
+            # Copying the log back into the database may take milliseconds and sync the
+            # disk: a worker thread does it (checkpoint), never the caller of this one.
+            db.execute("PRAGMA wal_autocheckpoint=0")
+            self._inline = db
+        return self._inline
+
+    def checkpoint(self) -> None:
+        """Copy SQLite's write-ahead log back into the database, without waiting for anyone
+        (the actions committed by :meth:`try_add_actions` leave that to this call)."""
+        if self.writes_inline:
+            with self.engine.connect() as c:
+                c.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def _stored_action(self, game_id: int, seq: int) -> tuple[int, str] | None:
         with contextlib.suppress(Exception), self.engine.connect() as c:
@@ -1642,6 +1732,10 @@ class AsyncStore:
         self.observe = observe
         #: Told of the code of a table another process has taken over (a write was fenced out).
         self.fenced: Callable[[str], None] | None = None
+        #: Actions waiting for this turn of the event loop to end, to be committed together.
+        self._queued: list[tuple[ActionWrite, asyncio.Future[bool | None]]] = []
+        self._unchecked = 0  # actions committed on the loop since the last checkpoint
+        self._checkpointing: asyncio.Task[None] | None = None
 
     async def run(self, method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         loop = asyncio.get_running_loop()
@@ -1650,17 +1744,74 @@ class AsyncStore:
         try:
             return await loop.run_in_executor(self._pool, call)
         except FencedOut as exc:
-            log.warning("database: %s refused: %s", name, exc)
-            if self.fenced is not None:
-                self.fenced(exc.code)
+            self._tell_fenced(name, exc)
             raise
         except Exception as exc:
             log.warning("database: %s failed: %s", name, _one_line(exc))
             raise StoreUnavailable(f"{name}: {_one_line(exc)}") from exc
 
+    def _tell_fenced(self, name: str, exc: FencedOut) -> None:
+        log.warning("database: %s refused: %s", name, exc)
+        if self.fenced is not None:
+            self.fenced(exc.code)
+
+    async def add_action(self, write: ActionWrite) -> None:
+        """Commit one accepted action (:meth:`Store.add_action`), raising as :meth:`run` does.
+
+        On SQLite the actions asked for in one turn of the event loop are committed together,
+        on the loop, when the turn ends (:meth:`Store.try_add_actions`); if that cannot be done
+        without waiting, each takes the worker path after all."""
+        if not self.store.writes_inline:
+            await self.run(self.store.add_action, *write)
+            return
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[bool | None] = loop.create_future()
+        self._queued.append((write, future))
+        if len(self._queued) == 1:
+            loop.call_soon(self._commit_queued)
+        stored = await future
+        if stored is None:
+            await self.run(self.store.add_action, *write)
+        elif not stored:
+            exc = FencedOut(write.code)
+            self._tell_fenced("add_action", exc)
+            raise exc
+
+    def _commit_queued(self) -> None:
+        queued, self._queued = self._queued, []
+        started = time.perf_counter()
+        try:
+            stored = self.store.try_add_actions([write for write, _ in queued])
+        except Exception as exc:  # a bug, not the database: the worker path still stores them
+            log.error("database: committing actions on the loop failed: %s", _one_line(exc))
+            stored = None
+        if stored is not None:
+            if self.observe is not None:
+                self.observe("add_actions", time.perf_counter() - started, True)
+            self._unchecked += len(stored)
+            if self._unchecked >= CHECKPOINT_EVERY and self._checkpointing is None:
+                self._unchecked = 0
+                self._checkpointing = asyncio.ensure_future(self._checkpoint())
+        for i, (_write, future) in enumerate(queued):
+            if not future.done():  # its table's task may have been cancelled meanwhile
+                future.set_result(None if stored is None else stored[i])
+
+    async def _checkpoint(self) -> None:
+        try:
+            await self.run(self.store.checkpoint)
+        except StoreUnavailable:
+            pass  # logged by run; the next one tries again
+        finally:
+            self._checkpointing = None
+
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
         self.store.close()
+
+
+#: How many actions committed on the event loop between two checkpoints (SQLite's own
+#: automatic checkpoint comes after about a thousand pages of log).
+CHECKPOINT_EVERY = 1000
 
 
 def _timed(
@@ -1682,6 +1833,12 @@ def _timed(
         return result
     finally:
         observe(name, time.perf_counter() - started, ok)
+
+
+def _positional(statement: sa.Insert, engine: Engine) -> tuple[str, tuple[str, ...]]:
+    """A statement as SQLite runs it, with the names of its positional parameters in order."""
+    compiled = statement.compile(dialect=engine.dialect)
+    return str(compiled), tuple(compiled.positiontup or ())
 
 
 def _one_line(exc: BaseException) -> str:

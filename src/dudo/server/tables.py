@@ -46,6 +46,7 @@ from dudo.server.logs import table_context
 from dudo.server.metrics import Metrics
 from dudo.server.storage import (
     KEEP_HOST,
+    ActionWrite,
     AsyncStore,
     FencedOut,
     Place,
@@ -1216,8 +1217,8 @@ class Table:
         game = self.game
         assert game is not None and self.game_id is not None
         seq = len(game.history)
-        await self.hall.db.run(
-            self.hall.store.add_action, self.code, self.game_id, seq, player, str(action)
+        await self.hall.db.add_action(
+            ActionWrite(self.code, self.game_id, seq, player, str(action))
         )
         by = str(why) if why is not None else "person" if player in self.humans else "bot"
         self.hall.metrics.actions.labels(by).inc()
