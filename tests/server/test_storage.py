@@ -4,6 +4,7 @@ on PostgreSQL, migrations on an existing database, and the store refusing an act
 from __future__ import annotations
 
 import random
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from dudo.records import replay
-from dudo.server.storage import Store, StoredSeat
+from dudo.server.storage import ActionWrite, Store, StoredSeat
 
 from .conftest import (
     Disconnected,
@@ -217,3 +218,51 @@ def test_the_store_refuses_an_action_twice(db_url: str) -> None:
         assert table.game is not None and len(table.game.actions) == 2
     finally:
         reopened.close()
+
+
+def test_actions_committed_together_without_waiting(tmp_path: Path) -> None:
+    """SQLite: try_add_actions commits a turn's actions in one transaction, or, when that
+    would mean waiting or a row is there already, writes nothing and says so (None), for the
+    ordinary path to sort out; an action of a table this process no longer owns is not stored
+    (False), and the others of the same commit are."""
+    store = Store(f"sqlite:///{tmp_path / 'dudo.sqlite3'}")
+    try:
+        seats = [StoredSeat(0, "human", "Ana", None, "h" * 64, False)]
+        for code in ("TESTAB", "TESTCD"):
+            store.create_table(code, "dudo", {}, {"seats": 2}, seats)
+        players = [{"seat": 0, "name": "Ana", "kind": "human", "level": None}]
+        ab = store.start_game("TESTAB", 1, 1, {}, players)
+        cd = store.start_game("TESTCD", 1, 2, {}, players)
+
+        def stored(code: str) -> list[tuple[int, str]]:
+            (table,) = [t for t in store.load_tables() if t.code == code]
+            assert table.game is not None
+            return table.game.actions
+
+        both = [ActionWrite("TESTAB", ab, 0, 0, "3x4"), ActionWrite("TESTCD", cd, 0, 0, "2x2")]
+        assert store.try_add_actions(both) == [True, True]
+        again = [ActionWrite("TESTAB", ab, 1, 1, "call"), ActionWrite("TESTCD", cd, 0, 1, "9x9")]
+        assert store.try_add_actions(again) is None, "seq 0 of TESTCD is taken"
+        assert stored("TESTAB") == [(0, "3x4")], "nothing of that commit was written"
+
+        holder = sqlite3.connect(tmp_path / "dudo.sqlite3", isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another process writing
+        assert store.try_add_actions(again[:1]) is None
+        holder.execute("ROLLBACK")
+        holder.close()
+        assert store.try_add_actions(again[:1]) == [True]
+
+        store.fences = {}
+        assert store.claim_table("TESTAB") and store.claim_table("TESTCD")
+        other = Store(f"sqlite:///{tmp_path / 'dudo.sqlite3'}")  # another process
+        other.fences = {}
+        assert other.claim_table("TESTAB"), "it takes TESTAB over: our fence is stale"
+        other.close()
+        later = [ActionWrite("TESTAB", ab, 2, 0, "4x4"), ActionWrite("TESTCD", cd, 1, 1, "3x2")]
+        assert store.try_add_actions(later) == [False, True]
+        assert "TESTAB" not in store.fences, "a fenced-out table is let go"
+        assert stored("TESTAB") == [(0, "3x4"), (1, "call")]
+        assert stored("TESTCD") == [(0, "2x2"), (1, "3x2")]
+        store.checkpoint()
+    finally:
+        store.close()
