@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 import re
 from pathlib import Path
 from typing import Any, cast
@@ -18,12 +19,64 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketState
 
+from dudo.engine.game import Game
+from dudo.engine.rules import PRESETS, from_mapping
 from dudo.server.errors import ErrorCode
 from dudo.server.limits import Limits
 from dudo.server.play import Connection
-from dudo.server.wire import MAX_DEPTH, MAX_FRAME, BadMessage, dumps, parse_frame
+from dudo.server.wire import (
+    MAX_DEPTH,
+    MAX_FRAME,
+    VIEWER_FIELDS,
+    BadMessage,
+    dumps,
+    parse_frame,
+    view_json,
+    viewer_json,
+)
 
 SERVER_DIR = Path(__file__).parents[2] / "src" / "dudo" / "server"
+
+
+# ------------------------------------------------------------------------------ views
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    preset=st.sampled_from(sorted(PRESETS)),
+    oblige=st.sampled_from([None, "normal", "closed", "obliger_chooses"]),
+    reveal_reroll=st.booleans(),
+    cruzado=st.booleans(),
+    players=st.integers(2, 5),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_a_viewers_frame_built_from_the_public_one_equals_its_own(
+    preset: str, oblige: str | None, reveal_reroll: bool, cruzado: bool, players: int, seed: int
+) -> None:
+    """A broadcast builds the spectator's view JSON once and each seat's from it
+    (viewer_json): at every moment of random games, for every viewer, that equals the JSON of
+    the viewer's own view, and only VIEWER_FIELDS ever differ between viewers."""
+    options: dict[str, Any] = {"dice_per_player": 2, "pass_hands": [], "cruzado": cruzado}
+    options["reveal_reroll"] = reveal_reroll
+    if oblige is not None:  # open and closed one-die rounds: what players see differs most
+        options.update(oblige=True, oblige_min_players=2, oblige_visibility=oblige)
+    if PRESETS[preset].pass_allows_spot_on:
+        options["pass_allows_spot_on"] = False
+    rules = from_mapping(options, base=PRESETS[preset])
+    players = max(players, rules.min_players)
+    game = Game(rules, players, seed=seed)
+    choose = random.Random(seed)
+    names, seats = [f"p{p}" for p in range(players)], list(range(players))
+    while True:
+        turn = len(game.history)
+        public = view_json(game.view(None), names, seats, turn)
+        for viewer in range(players):
+            own = view_json(game.view(viewer), names, seats, turn)
+            assert viewer_json(game.view(viewer), public) == own
+            assert {k for k in own if own[k] != public[k]} <= VIEWER_FIELDS
+        if game.is_over:
+            return
+        game.push(choose.choice(list(game.legal_actions(game.to_move))))
 
 
 # ------------------------------------------------------------------------------ dumps

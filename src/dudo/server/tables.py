@@ -56,7 +56,7 @@ from dudo.server.storage import (
     StoreUnavailable,
     token_hash,
 )
-from dudo.server.wire import dumps, event_json, view_json
+from dudo.server.wire import dumps, event_json, view_json, viewer_json
 
 if TYPE_CHECKING:
     from dudo.server.cluster import Cluster
@@ -1630,6 +1630,9 @@ class Table:
         last = len(events) - 1
         names = [self.name_of(p) for p in range(len(self.players))]
         shown: dict[int, dict[str, Any]] = {}
+        # What every seat's view shares is built once, from the spectator's view; each seat's
+        # frame adds its own fields from its own view (wire.VIEWER_FIELDS).
+        public: dict[str, Any] | None = None
         for client in clients:
             if client.game_id != self.game_id:
                 client.game_id, client.since = self.game_id, -1
@@ -1642,19 +1645,19 @@ class Table:
                     if i not in shown:
                         shown[i] = event_json(i, events[i], game.rules)
                 new = [shown[i] for i in range(start, len(events))]
-                text = frames[key] = self._update_frame(game, player, new, names, auto)
+                if public is None:
+                    public = view_json(game.view(None), names, self.players, len(game.history))
+                view = viewer_json(game.view(player), public)
+                text = frames[key] = self._update_frame(view, new, auto)
             client.since = last
             client.send(text)
 
     def _update_frame(
         self,
-        game: Game,
-        player: int | None,
+        view: dict[str, Any],
         events: list[dict[str, Any]],
-        names: list[str],
         auto: dict[str, Any] | None = None,
     ) -> str:
-        view = view_json(game.view(player), names, self.players, len(game.history))
         return dumps(
             {
                 "type": "update",

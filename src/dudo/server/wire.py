@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from dudo.engine.actions import Bid, RevealBid
+from dudo.engine.actions import Action, Bid, RevealBid
 from dudo.engine.counting import counting_dice
 from dudo.engine.events import Event, Revealed
 from dudo.engine.jsonable import compact_json, event_fields, plain, view_fields
@@ -55,20 +55,42 @@ def view_json(view: PlayerView, names: list[str], seats: list[int], turn: int) -
     """The engine's view fields (:func:`~dudo.engine.jsonable.view_fields`) as the wire names
     them (``round``, ``legal``, round actions as pairs), with the table's names and seats, the
     legal actions split for the client, and the turn count. PROTOCOL.md, "The view"."""
-    legal = view.legal_actions
     out = view_fields(view)
     out["round"] = out.pop("round_number")
     out.update(
         names=names,
         seats=seats,
         round_actions=[[p, str(a)] for p, a in view.round_actions],
-        legal=[str(a) for a in legal],
-        legal_bids=[[a.quantity, a.face] for a in legal if type(a) is Bid],
-        legal_reveals=[str(a) for a in legal if type(a) is RevealBid],
         turn=turn,
         faces=view.rules.faces,
     )
+    _add_legal(out, view.legal_actions)
     return out
+
+
+def viewer_json(view: PlayerView, public: dict[str, Any]) -> dict[str, Any]:
+    """What :func:`view_json` gives for ``view``, from ``public``, its result for the
+    spectator's view of the same moment: only the fields that differ between viewers
+    (:data:`VIEWER_FIELDS`) are taken from ``view``, so a broadcast builds the rest once."""
+    out = dict(public)
+    out["viewer"] = view.viewer
+    out["my_dice"] = None if view.my_dice is None else list(view.my_dice)
+    out["seen_dice"] = [None if hand is None else list(hand) for hand in view.seen_dice]
+    _add_legal(out, view.legal_actions)
+    return out
+
+
+def _add_legal(out: dict[str, Any], legal: tuple[Action, ...]) -> None:
+    out["legal"] = [str(a) for a in legal]
+    out["legal_bids"] = [[a.quantity, a.face] for a in legal if type(a) is Bid]
+    out["legal_reveals"] = [str(a) for a in legal if type(a) is RevealBid]
+
+
+#: The fields of :func:`view_json` that may differ from one viewer to another at one moment:
+#: everything else is the same for every player and spectator.
+VIEWER_FIELDS = frozenset(
+    {"viewer", "my_dice", "seen_dice", "legal", "legal_bids", "legal_reveals"}
+)
 
 
 def dumps(message: dict[str, Any]) -> str:
