@@ -7,8 +7,10 @@ hidden dice cannot reach anyone the engine would not show them to.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,9 +83,15 @@ def viewer_json(view: PlayerView, public: dict[str, Any]) -> dict[str, Any]:
 
 
 def _add_legal(out: dict[str, Any], legal: tuple[Action, ...]) -> None:
-    out["legal"] = [str(a) for a in legal]
+    out["legal"] = [_notation(a) for a in legal]
     out["legal_bids"] = [[a.quantity, a.face] for a in legal if type(a) is Bid]
-    out["legal_reveals"] = [str(a) for a in legal if type(a) is RevealBid]
+    out["legal_reveals"] = [_notation(a) for a in legal if type(a) is RevealBid]
+
+
+#: An action's notation, remembered (by type, as equal tuples of two types are two actions):
+#: the mover's frame lists every legal bid of every turn, and looking one up costs a fraction
+#: of formatting it. The actions of any rules are a few thousand at most.
+_notation: Callable[[Action], str] = functools.lru_cache(maxsize=8192, typed=True)(str)
 
 
 #: The fields of :func:`view_json` that may differ from one viewer to another at one moment:
