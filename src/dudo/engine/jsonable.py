@@ -40,7 +40,6 @@ def view_fields(view: PlayerView) -> dict[str, Any]:
     """The fields of a player's view every protocol sends, under the engine's names. The round's
     actions, the legal actions and the events are left to each protocol's own form."""
     return {
-        "viewer": view.viewer,
         "players": view.players,
         "order": list(view.order),
         "dice_counts": list(view.dice_counts),
@@ -57,10 +56,19 @@ def view_fields(view: PlayerView) -> dict[str, Any]:
         "bidder": view.bidder,
         "passer": view.passer,
         "passed": sorted(view.passed),
-        "my_dice": None if view.my_dice is None else list(view.my_dice),
-        "seen_dice": [None if hand is None else list(hand) for hand in view.seen_dice],
+        **viewer_fields(view),
         "set_aside": [list(hand) for hand in view.set_aside],
         "winner": view.winner,
+    }
+
+
+def viewer_fields(view: PlayerView) -> dict[str, Any]:
+    """The fields of :func:`view_fields` that depend on who is looking: who it is, their own
+    dice and the dice they see. The others are the same for every viewer of one moment."""
+    return {
+        "viewer": view.viewer,
+        "my_dice": None if view.my_dice is None else list(view.my_dice),
+        "seen_dice": [None if hand is None else list(hand) for hand in view.seen_dice],
     }
 
 

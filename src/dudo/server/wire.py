@@ -19,7 +19,7 @@ import orjson
 from dudo.engine.actions import Action, Bid, RevealBid
 from dudo.engine.counting import counting_dice
 from dudo.engine.events import Event, Revealed
-from dudo.engine.jsonable import compact_json, event_fields, plain, view_fields
+from dudo.engine.jsonable import compact_json, event_fields, plain, view_fields, viewer_fields
 from dudo.engine.rules import Rules
 from dudo.engine.view import PlayerView
 from dudo.server.errors import ErrorCode, Refused
@@ -75,9 +75,7 @@ def viewer_json(view: PlayerView, public: dict[str, Any]) -> dict[str, Any]:
     spectator's view of the same moment: only the fields that differ between viewers
     (:data:`VIEWER_FIELDS`) are taken from ``view``, so a broadcast builds the rest once."""
     out = dict(public)
-    out["viewer"] = view.viewer
-    out["my_dice"] = None if view.my_dice is None else list(view.my_dice)
-    out["seen_dice"] = [None if hand is None else list(hand) for hand in view.seen_dice]
+    out.update(viewer_fields(view))
     _add_legal(out, view.legal_actions)
     return out
 
@@ -94,8 +92,9 @@ def _add_legal(out: dict[str, Any], legal: tuple[Action, ...]) -> None:
 _notation: Callable[[Action], str] = functools.lru_cache(maxsize=8192, typed=True)(str)
 
 
-#: The fields of :func:`view_json` that may differ from one viewer to another at one moment:
-#: everything else is the same for every player and spectator.
+#: The fields of :func:`view_json` that may differ from one viewer to another at one moment
+#: (:func:`~dudo.engine.jsonable.viewer_fields` and the legal actions): everything else is
+#: the same for every player and spectator.
 VIEWER_FIELDS = frozenset(
     {"viewer", "my_dice", "seen_dice", "legal", "legal_bids", "legal_reveals"}
 )
