@@ -710,6 +710,8 @@ class Store:
             return None
         db = self._inline_connection()
         now = time.time()
+        fences = self.fences
+        sql, names = self._inline_sql if fences is None else self._inline_fenced_sql
         stored: list[bool] = []
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -718,25 +720,22 @@ class Store:
         try:
             for write in writes:
                 values = {**write._asdict(), "at": now}
-                if self.fences is None:
-                    db.execute(self._inline_sql[0], [values[k] for k in self._inline_sql[1]])
+                if fences is None:
+                    db.execute(sql, [values[k] for k in names])
                     stored.append(True)
                     continue
-                values["fence"] = self.fences.get(write.code)
-                sql, names = self._inline_fenced_sql
+                values["fence"] = fences.get(write.code)
                 done = values["fence"] is not None and (
                     db.execute(sql, [values[k] for k in names]).fetchone() is not None
                 )
+                if not done:  # another process took the table over: let it go
+                    fences.pop(write.code, None)
                 stored.append(done)
             db.execute("COMMIT")
         except sqlite3.Error:
             with contextlib.suppress(sqlite3.Error):
                 db.execute("ROLLBACK")
             return None
-        if self.fences is not None:
-            for write, done in zip(writes, stored, strict=True):
-                if not done:
-                    self.fences.pop(write.code, None)
         return stored
 
     def _inline_connection(self) -> sqlite3.Connection:
