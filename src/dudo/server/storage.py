@@ -493,8 +493,7 @@ class Store:
 
     def _fenced_out(self, code: str) -> NoReturn:
         """Another process raised the table's fence: forget ours, and refuse the write."""
-        assert self.fences is not None
-        self.fences.pop(code, None)
+        self.release_table(code)
         raise FencedOut(code)
 
     # ---------------------------------------------------------------- tables and seats
@@ -728,8 +727,8 @@ class Store:
                 done = values["fence"] is not None and (
                     db.execute(sql, [values[k] for k in names]).fetchone() is not None
                 )
-                if not done:  # another process took the table over: let it go
-                    fences.pop(write.code, None)
+                if not done:  # another process took the table over
+                    self.release_table(write.code)
                 stored.append(done)
             db.execute("COMMIT")
         except sqlite3.Error:
