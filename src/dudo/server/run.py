@@ -3,7 +3,6 @@ by several (``--workers``, or processes on several machines) that share Redis an
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import sys
@@ -148,6 +147,7 @@ def serving_app(database_url: str, limits: Limits, redis_url: str | None) -> Fas
     """The application of a serving process (the only one, or one of ``--workers``), with
     the process made ready to serve."""
     from dudo.server.app import create_app
+    from dudo.server.collector import tune_garbage_collector
     from dudo.solver.book import preload_books
 
     app = create_app(database_url, limits=limits, redis_url=redis_url)
@@ -226,19 +226,3 @@ def raise_open_files_limit() -> None:
         print(
             f"dudo serve: could not raise the open files limit from {soft}: {exc}", file=sys.stderr
         )
-
-
-def tune_garbage_collector() -> None:
-    """Keep the collector's pauses out of the players' way.
-
-    A server with hundreds of live games holds a few hundred thousand objects; with Python's
-    default thresholds a full collection runs every few seconds and stops the event loop for
-    a few hundred milliseconds (measured with ``bench/server_load.py``: p99 of 450 ms at 500
-    tables, against 44 ms with these settings). Freezing moves everything loaded so far (the
-    libraries, the rules' tables) out of every collection; the thresholds make young
-    collections rarer and full ones about ten times rarer. Memory stays bounded: objects
-    without cycles are freed by reference counting as always.
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 50, 100)
