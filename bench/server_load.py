@@ -13,7 +13,8 @@ WebSocket per seat from ``--procs`` client processes (asyncio, uvloop when insta
 seats of a table live in the same process), starts the games gradually during the warm-up, and
 lets every seat play: when its view says it is its turn it waits the think time (jittered by
 ±20 %) and sends a random action from ``view.legal``. When a game ends the host asks for a
-rematch, so the number of tables in play stays constant.
+rematch once all four have said ready, so the number of tables in play stays
+constant.
 
 Latency of an action: from just before the client sends it to the moment the update frame
 that shows it (``view.turn`` past the turn it was sent on) has been received by all four seats
@@ -168,6 +169,7 @@ class SimTable:
         self.players: list[Player] = [Player(self, 0, host_token)]
         self.pending: dict[tuple[int, int], Pending] = {}
         self.rematch_for: int | None = None  # the finished game a rematch is planned after
+        self.ready: dict[int, int] = {}  # finished game -> seats that said ready since
         self.active = False
 
 
@@ -298,11 +300,14 @@ class Simulation:
         if self.stopping:
             return
         if view["winner"] is not None:
+            # Everyone says ready after a think, as the rematch needs; the host then starts it.
+            if player.planned != (game, -1):
+                player.planned = (game, -1)
+                asyncio.get_running_loop().call_later(self.think(), self.ready, player, game)
             if player.seat == 0 and table.rematch_for != game:
                 table.rematch_for = game
                 if self.window[0] <= now <= self.window[1]:
                     self.outcome.games_finished += 1
-                asyncio.get_running_loop().call_later(self.think(), self.rematch, table)
             return
         if view["to_move"] == view["viewer"] and view["legal"] and player.planned != (game, turn):
             player.planned = (game, turn)
@@ -353,9 +358,18 @@ class Simulation:
             await self.send(player, json.dumps(frame))
             await asyncio.sleep(every * self.rng.uniform(0.8, 1.2))
 
-    def rematch(self, table: SimTable) -> None:
+    def ready(self, player: Player, game: int) -> None:
         if not self.stopping:
-            self.spawn(self.host_command(table, "rematch"))
+            self.spawn(self.say_ready(player, game))
+
+    async def say_ready(self, player: Player, game: int) -> None:
+        table = player.table
+        with contextlib.suppress(RuntimeError, httpx.HTTPError):
+            await self.post(f"/api/tables/{table.code}/ready", None, player.token)
+            table.ready[game] = table.ready.get(game, 0) + 1
+            if table.ready[game] == SEATS:
+                del table.ready[game]
+                await self.host_command(table, "rematch")
 
     async def host_command(self, table: SimTable, command: str) -> None:
         with contextlib.suppress(RuntimeError, httpx.HTTPError):
@@ -542,6 +556,18 @@ def run_delay(pid: int) -> float:
     except OSError:
         pass
     return total / 1e9
+
+
+def resident_mb(pid: int) -> float:
+    """A process's resident memory in MB (VmRSS of /proc/<pid>/status)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
 
 
 def machine_ticks() -> tuple[int, int]:
@@ -781,6 +807,7 @@ def drive(
         s1, c1, m1 = sum(map(cpu_seconds, servers)), sum(map(cpu_seconds, pids)), machine_ticks()
         r1 = cpu_seconds(redis_pid) if redis_pid else 0.0
         w1 = sum(map(run_delay, servers))
+        memory = sum(map(resident_mb, servers))
         if profile:
             os.kill(server_pid, signal.SIGUSR2)
         outcomes: list[Outcome] = []
@@ -802,6 +829,7 @@ def drive(
         "server_wait": (w1 - w0) / plan.duration,
         "redis": (r1 - r0) / plan.duration,
         "processes": float(workers),
+        "memory_mb": memory,
     }
     return outcomes, cpu
 
@@ -875,7 +903,8 @@ def report(
         )
     print(
         f"server waited for a core (runnable, not running) {cpu['server_wait'] * 100:.0f}% "
-        f"of the window; data folder in {args.data_root or tempfile.gettempdir()}"
+        f"of the window; server memory at its end {cpu['memory_mb']:.0f} MB resident; "
+        f"data folder in {args.data_root or tempfile.gettempdir()}"
     )
     print(
         "(CPU%: of one core, over the window; machine: all cores busy, 100% = one core; others: machine - server - clients, other "
