@@ -1,10 +1,11 @@
-"""The OpenSpiel game ``python_dudo``: OpenSpiel's random simulation test over presets,
-house rules and 2 to 8 players; chance nodes; information states that hide other players'
+"""The OpenSpiel game ``python_dudo``: OpenSpiel's random simulation test (with serialisation)
+over presets, house rules and 2 to 8 players; every rule option a game parameter; chance nodes; information states that hide other players'
 dice; and OpenSpiel's CFR on a tiny game, whose value must match our own solver's and
 OpenSpiel's built-in ``liars_dice``."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -13,9 +14,9 @@ import pytest
 from open_spiel.python import policy as policy_lib
 from open_spiel.python.algorithms import cfr, gambit
 
-from dudo.engine import preset
+from dudo.engine import ChanceOutcome, Game, ScriptedChance, preset
 from dudo.engine.errors import DudoError, RulesError
-from dudo.research.openspiel_game import GAME_NAME, load_game
+from dudo.research.openspiel_game import GAME_NAME, load_game, seating_rolls
 from dudo.solver import Position, build_round
 from dudo.solver.cfr import Algorithm, RoundSolver
 from dudo.solver.evaluate import evaluate
@@ -36,7 +37,7 @@ TINY = "dice_per_player=1 faces=3 seating=fixed"
 )
 def test_random_sim_test(rules: str, players: int, settings: str) -> None:
     game = load_game(rules, players, settings)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
 def test_game_type_and_info() -> None:
@@ -52,6 +53,32 @@ def test_game_type_and_info() -> None:
     assert game.max_chance_outcomes() == 6
 
 
+@pytest.mark.parametrize(
+    ("rules", "players", "settings", "longest"),
+    [
+        ("liars-dice", 2, "dice_per_player=1", 16),  # one round: 12 bids, 2 passes, oblige, call
+        ("liars-dice", 3, "dice_per_player=2", 5 * (1 + 36 + 3 + 1)),
+        ("perudo", 2, "", 1000 * (1 + 60 + 2 + 1)),  # a right spot-on wins a die back
+    ],
+)
+def test_max_game_length_bounds_the_rounds_a_game_can_last(
+    rules: str, players: int, settings: str, longest: int
+) -> None:
+    game = load_game(rules, players, settings)
+    assert game.max_game_length() == longest
+    rng = random.Random(players)
+    for _ in range(20):
+        state, decisions = game.new_initial_state(), 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, weights)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                decisions += 1
+        assert decisions <= longest
+
+
 def test_bad_parameters_are_refused() -> None:
     with pytest.raises(DudoError, match=r"2\.\.8"):
         load_game("dudo", 9)
@@ -61,6 +88,46 @@ def test_bad_parameters_are_refused() -> None:
         load_game("bluff", 2)
     with pytest.raises(RulesError, match="faces"):
         load_game("dudo", 2, "faces=9")
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "settings"),
+    [
+        ("liars-dice", 2, "faces=3"),
+        ("perudo", 3, "pass_hands=full_house,five_kind cruzado=true max_players=none"),
+        ("dudo", 2, "pass_hands=none spot_on_reward=cancel dice_per_player=2"),
+    ],
+)
+def test_a_game_with_house_rules_prints_and_loads_again(
+    rules: str, players: int, settings: str
+) -> None:
+    game = load_game(rules, players, settings)
+    again = pyspiel.load_game(str(game))
+    assert str(again) == str(game) and again.rules == game.rules
+    assert "settings" not in str(game)  # every option is a parameter of its own
+
+
+def test_every_rule_option_is_a_game_parameter() -> None:
+    game = pyspiel.load_game(
+        "python_dudo(preset=liars-dice,faces=3,cruzado=1,pass_hands=five_kind+full_house,"
+        "max_players=0,raise_mode=any_face)"
+    )
+    rules = game.rules
+    assert (rules.faces, rules.cruzado, rules.max_players, str(rules.raise_mode)) == (
+        3,
+        True,
+        None,
+        "any_face",
+    )
+    assert sorted(str(h) for h in rules.pass_hands) == ["five_kind", "full_house"]
+    # Left out, an option is as the preset has it.
+    assert pyspiel.load_game("python_dudo(preset=perudo)").rules == preset("perudo")
+    with pytest.raises(DudoError, match=r"cruzado: 2; give 1 \(true\), 0 \(false\)"):
+        pyspiel.load_game("python_dudo(cruzado=2)")
+    with pytest.raises(pyspiel.SpielError, match=r"parameter cruzado\. Expected type: kInt"):
+        pyspiel.load_game("python_dudo(cruzado=true)")
+    with pytest.raises(RulesError, match="raise_mode='bogus' is not valid"):
+        pyspiel.load_game("python_dudo(raise_mode=bogus)")
 
 
 def _dealt(game: Any, dice: list[int]) -> Any:
@@ -143,6 +210,34 @@ def test_the_game_value_matches_our_solver(aces_rank: str) -> None:
     if aces_rank == "high":  # then it is OpenSpiel's own liars_dice as well
         builtin = pyspiel.load_game("liars_dice", {"players": 2, "numdice": 1, "dice_sides": 3})
         assert value == pytest.approx(_value_by_cfr(builtin), abs=1e-3)
+
+
+def test_seating_by_roll_is_one_finite_chance_node_with_the_rolls_distribution() -> None:
+    """Seats' rolls may tie for ever; the tree draws the order of play they give instead
+    (uniform, as seating=random draws it), so the whole tree is finite and the game has the
+    same value as under random seating."""
+    game = load_game("liars-dice", 2, "dice_per_player=1 faces=3 seating=roll")
+    root = game.new_initial_state()
+    assert root.chance_outcomes() == [(0, 0.5), (1, 0.5)]
+    assert root.action_to_string(pyspiel.PlayerId.CHANCE, 1) == "seat player 1"
+    root.apply_action(1)  # player 1 rolled highest: it opens
+    for face in (0, 2):
+        root.apply_action(face)
+    assert root.current_player() == 1
+    assert "SeatingRolled(rolls=((0, 2), (1, 3)))" in root.information_state_string(0)
+    random_seating = load_game("liars-dice", 2, "dice_per_player=1 faces=3 seating=random")
+    assert _value_by_cfr(game) == pytest.approx(_value_by_cfr(random_seating), abs=1e-3)
+
+
+@pytest.mark.parametrize(("players", "faces"), [(2, 6), (4, 6), (5, 3), (7, 4), (6, 3)])
+def test_seating_rolls_give_the_order_drawn(players: int, faces: int) -> None:
+    rules = preset("liars-dice", seating="roll", faces=faces, dice_per_player=1)
+    orders = list(itertools.permutations(range(players)))
+    for order in random.Random(players).sample(orders, min(len(orders), 200)):
+        rolls = [ChanceOutcome("roll", values) for values in seating_rolls(order, faces)]
+        deals = [ChanceOutcome("roll", (1,))] * players
+        game = Game(rules, players, chance=ScriptedChance(rolls + deals))
+        assert game.order == order
 
 
 def test_a_game_cut_off_by_the_round_cap_is_a_draw() -> None:

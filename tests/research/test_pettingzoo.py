@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, render_test
 
 from dudo.engine import Bid, Eliminated, IllegalActionError
 from dudo.engine.errors import DudoError
@@ -80,6 +80,42 @@ def test_a_whole_game_is_zero_sum_and_the_winner_finishes_last(players: int, set
     assert (polls > 0) == ("cruzado" in settings)
 
 
+def test_keep_eliminated_keeps_every_agent_until_the_game_ends() -> None:
+    """A knocked-out agent gets its loss at once, but is not terminated (nor removed) before
+    the game is over: a loop that ends an episode at the first terminated agent plays the
+    whole game."""
+    game_env = raw_env("perudo", 4, "dice_per_player=2", keep_eliminated=True)
+    game_env.reset(seed=11)
+    rng = np.random.default_rng(11)
+    totals = dict.fromkeys(game_env.possible_agents, 0.0)
+    knocked_out_at: dict[str, int] = {}
+    steps = 0
+    for agent in game_env.agent_iter():
+        observation, reward, terminated, truncated, _ = game_env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            assert game_env.game.is_over, "terminated only once the game is over"
+            game_env.step(None)
+            continue
+        assert game_env.agents == game_env.possible_agents
+        game_env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        steps += 1
+        for other in game_env.possible_agents:
+            if game_env.rewards[other] < 0 and other not in knocked_out_at:
+                knocked_out_at[other] = steps
+                assert game_env.terminations[other] == game_env.game.is_over
+                assert game_env.game.counts[int(other[-1])] == 0
+    game = game_env.game
+    assert game.is_over and game.winner is not None
+    assert len(knocked_out_at) == 3 and sorted(knocked_out_at.values())[0] < steps
+    assert totals[f"player_{game.winner}"] == 1.0
+    assert sum(totals.values()) == pytest.approx(0.0)
+
+
+def test_keep_eliminated_passes_pettingzoos_api_test() -> None:
+    api_test(env("perudo", 4, keep_eliminated=True), num_cycles=300)
+
+
 def test_dice_reward_shapes_each_die_won_or_lost() -> None:
     game_env = raw_env("liars-dice", 2, "dice_per_player=2", dice_reward=0.25)
     totals, _, _ = _play(game_env, seed=3)
@@ -130,5 +166,21 @@ def test_render_and_setup_errors() -> None:
     assert raw_env("dudo", 2).render() is None
     with pytest.raises(DudoError, match="max_players=6"):
         raw_env("perudo", 7)
-    with pytest.raises(ValueError, match="render_mode"):
-        raw_env("dudo", 2, render_mode="human")
+    with pytest.raises(ValueError, match="render_mode 'rgb_array' is not supported"):
+        raw_env("dudo", 2, render_mode="rgb_array")
+
+
+@pytest.mark.parametrize(("rules", "players"), [("dudo", 2), ("perudo", 4), ("liars-dice", 3)])
+def test_pettingzoo_render_test(rules: str, players: int) -> None:
+    """PettingZoo's own render test, over every render mode the environment declares."""
+    render_test(lambda render_mode: env(rules, players, render_mode=render_mode))
+
+
+def test_human_render_prints_the_acting_players_picture(capsys: pytest.CaptureFixture[str]) -> None:
+    game_env = raw_env("perudo", 3, render_mode="human")
+    assert game_env.render() is None
+    assert "call reset()" in capsys.readouterr().out
+    game_env.reset(seed=2)
+    assert game_env.render() is None
+    printed = capsys.readouterr().out
+    assert "round 1" in printed and "(you" in printed

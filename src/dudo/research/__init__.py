@@ -23,6 +23,7 @@ from dudo.engine import Game, Rules
 from dudo.engine.rules import parse_assignment, rules_from_settings
 from dudo.research.actions import NO_CALL, ActionEncoding
 from dudo.research.observation import ObservationLayout
+from dudo.research.text import RENDER_MODES
 from dudo.research.turns import Turns
 
 __all__ = [
@@ -77,9 +78,13 @@ def environment_rules(
     rules: Rules | str, settings: Iterable[str] | str, players: int, render_mode: str | None
 ) -> Rules:
     """The checked setup of an environment: its rules (:func:`resolve_rules`), after a clear
-    error now for a bad player count or a render mode other than "ansi"."""
-    if render_mode not in (None, "ansi"):
-        raise ValueError(f"render_mode {render_mode!r} is not supported; use 'ansi' or None")
+    error now for a bad player count or a render mode other than those of
+    :data:`~dudo.research.text.RENDER_MODES`."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(
+            f"render_mode {render_mode!r} is not supported; use one of "
+            f"{', '.join(map(repr, RENDER_MODES))} or None"
+        )
     resolved = resolve_rules(rules, settings)
     Game(resolved, players, seed=0)  # the engine's own check of the player count
     return resolved

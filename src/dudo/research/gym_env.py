@@ -1,8 +1,16 @@
 """Dudo as a Gymnasium environment: one learning seat against bots.
 
-The learner sits at ``seat``; every other seat is a bot of level ``opponents``
-(:func:`dudo.bots.make_bot`: ``random``, ``easy``, ...; default ``easy``), or one level per
-opponent seat. Bots act through :func:`dudo.bots.match.advance`, so a step plays the
+The learner sits at ``seat``; every other seat is played by ``opponents``, one for all of them
+or one per opponent seat, each of them:
+
+- a bot level (:func:`dudo.bots.make_bot`: ``random``, ``easy``, ...; default ``easy``), a
+  new bot each episode, seeded from the episode's seed;
+- a bot object (anything with ``choose(view)``, :class:`dudo.bots.Bot`), kept across episodes;
+- a policy: a callable given the seat's observation and action mask (the same encodings as
+  the learner's) that returns an action id, such as a frozen copy of the learner for
+  self-play. It never calls out of turn.
+
+Bots act through :func:`dudo.bots.match.advance`, so a step plays the
 learner's action and then every bot action until the learner is to move again or the game
 ends. The learner acts only in turn: under ``cruzado`` the bots may call out of turn, the
 learner is never polled.
@@ -10,7 +18,9 @@ learner is never polled.
 - Observation: the float32 vector of :mod:`dudo.research.observation` from the learner's view.
 - Action: ``Discrete`` over the ids of :mod:`dudo.research.actions`; the legal ones are
   ``info["action_mask"]`` (int8), also given by :meth:`DudoGymEnv.action_masks` (the
-  method maskable learners such as sb3-contrib's ``MaskablePPO`` look for).
+  method maskable learners such as sb3-contrib's ``MaskablePPO`` look for). Once the
+  episode is over the mask marks every action (none is played: a vector environment resets
+  instead), so that masked samplers always have one to draw.
 - Reward: +1 when the learner wins, -1 when it loses its last die (the episode ends then;
   the bots' game is not played out), 0 otherwise. A game cut off at ``max_rounds`` rounds
   is truncated with reward 0.
@@ -26,7 +36,7 @@ rules="perudo", players=4)``).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -34,12 +44,13 @@ import numpy.typing as npt
 
 from dudo.bots import Bot, make_bot
 from dudo.bots.match import MAX_ROUNDS, advance
-from dudo.engine import Game, Rules
+from dudo.engine import Game, PlayerView, Rules
+from dudo.engine.actions import Action
 from dudo.engine.errors import DudoError
 from dudo.research import environment_rules, missing_extra
 from dudo.research.actions import ActionEncoding, NoCall
 from dudo.research.observation import HISTORY_SLOTS, ObservationLayout
-from dudo.research.text import view_text
+from dudo.research.text import RENDER_MODES, rendered, view_text
 
 try:
     import gymnasium
@@ -49,6 +60,38 @@ except ImportError as error:
 ENV_ID = "dudo/Dudo-v0"
 
 Observation = npt.NDArray[np.float32]
+#: A policy opponent: (observation, action mask) of its seat -> an action id.
+Policy = Callable[[Observation, npt.NDArray[np.int8]], Any]
+#: What may play an opponent seat: a bot level, a bot, or a policy.
+Opponent = str | Bot | Policy
+
+
+class PolicyOpponent:
+    """A policy seated as a bot: it sees its seat as the learner sees its own (the observation
+    vector and the action mask) and answers an action id."""
+
+    name = "policy"
+
+    def __init__(self, policy: Policy, encoding: ActionEncoding, layout: ObservationLayout):
+        self.policy = policy
+        self.encoding = encoding
+        self.layout = layout
+
+    def choose(self, view: PlayerView) -> Action:
+        mask = self.encoding.mask(view)
+        chosen = self.policy(self.layout.encode(view), mask)
+        try:
+            action_id = int(chosen)
+        except (TypeError, ValueError):
+            raise DudoError(f"an opponent policy answered {chosen!r}, not an action id") from None
+        if not (0 <= action_id < mask.size and mask[action_id]):
+            raise DudoError(
+                f"an opponent policy chose action {action_id}, which is not legal now "
+                f"(legal ids: {np.flatnonzero(mask).tolist()})"
+            )
+        action = self.encoding.action(action_id)
+        assert not isinstance(action, NoCall)  # never in the mask in turn
+        return action
 
 
 class DudoGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
@@ -56,7 +99,7 @@ class DudoGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     with ``settings`` (``OPTION=VALUE`` house rules), the other seats played by bots."""
 
     # Gymnasium declares metadata a plain attribute (read from the class by gymnasium.make).
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -65,7 +108,7 @@ class DudoGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         settings: Iterable[str] | str = (),
         *,
         seat: int = 0,
-        opponents: str | Sequence[str] = "easy",
+        opponents: Opponent | Sequence[Opponent] = "easy",
         max_rounds: int = MAX_ROUNDS,
         history_slots: int = HISTORY_SLOTS,
         render_mode: str | None = None,
@@ -74,11 +117,21 @@ class DudoGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.rules = environment_rules(rules, settings, players, render_mode)
         if not (isinstance(seat, int) and 0 <= seat < players):
             raise DudoError(f"seat: {seat!r} is not a seat of a {players}-player game")
-        levels = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        levels: list[Opponent] = (
+            list(opponents)
+            if isinstance(opponents, Sequence) and not isinstance(opponents, str)
+            else [opponents] * (players - 1)
+        )
         if len(levels) != players - 1:
             raise DudoError(f"opponents: {len(levels)} bot levels for {players - 1} opponent seats")
         for level in levels:
-            make_bot(level, random.Random(0))  # a clear error now for an unknown level
+            if isinstance(level, str):
+                make_bot(level, random.Random(0))  # a clear error now for an unknown level
+            elif not (hasattr(level, "choose") or callable(level)):
+                raise DudoError(
+                    f"opponents: {level!r} is neither a bot level, a bot (with choose(view)) "
+                    "nor a policy (a callable of the observation and the action mask)"
+                )
         self.players = players
         self.seat = seat
         self.levels = levels
@@ -106,7 +159,7 @@ class DudoGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self._game = Game(self.rules, self.players, seed=int(draw(2**63)))
         others = [s for s in range(self.players) if s != self.seat]
         self._bots = {
-            s: make_bot(level, random.Random(int(draw(2**63))))
+            s: self._opponent(level, random.Random(int(draw(2**63))))
             for s, level in zip(others, self.levels, strict=True)
         }
         # Bots seated before the learner open; the learner may even be knocked out first.
@@ -129,6 +182,13 @@ class DudoGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         advance(game, self._bots, max_rounds=self.max_rounds)
         reward, terminated, truncated = self._result()
         return self._observe(), reward, terminated, truncated, self._info()
+
+    def _opponent(self, level: Opponent, rng: random.Random) -> Bot:
+        if isinstance(level, str):
+            return make_bot(level, rng)
+        if hasattr(level, "choose"):
+            return level  # type: ignore[return-value]
+        return PolicyOpponent(level, self.encoding, self.layout)
 
     def _problem(self, action_id: int) -> str:
         try:
@@ -159,9 +219,17 @@ class DudoGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         return self.layout.encode(self.game.view(self.seat))
 
     def _info(self) -> dict[str, Any]:
+        """The legal actions (``action_mask``), every seat's dice count now (``dice_counts``,
+        seat order, dice set aside face up included) and the game's ``winner`` (a seat; -1
+        while it is played: a number always, as vector environments stack infos in arrays)."""
         view = self.game.view(self.seat)
-        mask = self.encoding.mask(view) if view.my_turn else np.zeros(self.encoding.size, np.int8)
-        return {"action_mask": mask}
+        # The learner moves whenever the episode goes on. Once it is over no action is
+        # played, but a vector environment asks for one more (which it drops as it resets):
+        # every action is marked then, so that a masked sampler has one to draw.
+        mask = self.encoding.mask(view) if view.my_turn else np.ones(self.encoding.size, np.int8)
+        counts = np.array(view.dice_counts, np.int64)
+        winner = -1 if view.winner is None else view.winner
+        return {"action_mask": mask, "dice_counts": counts, "winner": winner}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions now, as booleans (for maskable learners)."""
@@ -170,11 +238,19 @@ class DudoGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return view_text(self.game.view(self.seat))
+        return rendered(view_text(self.game.view(self.seat)), self.render_mode)
 
 
 def register_envs() -> None:
     """Register :data:`ENV_ID` with Gymnasium (idempotent)."""
     registry = gymnasium.envs.registration.registry
     if ENV_ID not in registry:
-        gymnasium.register(id=ENV_ID, entry_point="dudo.research.gym_env:DudoGymEnv")
+        # No order-enforcing or checking wrapper by default: the environment refuses a step
+        # before reset itself, and Gymnasium's wrappers hide ``action_masks`` (pass
+        # ``disable_env_checker=False`` to ``gymnasium.make`` for the checker).
+        gymnasium.register(
+            id=ENV_ID,
+            entry_point="dudo.research.gym_env:DudoGymEnv",
+            order_enforce=False,
+            disable_env_checker=True,
+        )

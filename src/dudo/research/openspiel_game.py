@@ -1,12 +1,17 @@
 """Dudo as an OpenSpiel Python game, registered as ``python_dudo``, so OpenSpiel's
 algorithms (CFR, MCCFR, exploitability, MCTS, ...) run on any preset and house rules.
 
-Parameters: ``preset`` (default ``dudo``), ``players`` (2..8, default 2),
-``dice_per_player`` (0: the rules'), ``settings`` (``OPTION=VALUE`` house rules separated by
-spaces or semicolons, e.g. ``"faces=3 seating=fixed"``) and ``max_rounds`` (a game still
-going after that many rounds ends with no result). Load it with
-``pyspiel.load_game("python_dudo", {"preset": "liars-dice", "players": 3})`` after
-importing this module, or call :func:`load_game`.
+Parameters: ``preset`` (default ``dudo``), ``players`` (2..8, default 2), ``max_rounds`` (a
+game still going after that many rounds ends with no result), and every rule option as a
+parameter of its own, whose default means "as the preset has it" (:data:`PRESET_VALUES`):
+integers take -1 for that (``dice_per_player`` also 0; ``max_players`` takes 0 for no
+maximum), switches are integers too (1 true, 0 false), named values and pass hands are text
+(pass hands joined with ``+``, or ``none``). So a game with house rules is written, printed
+and loaded again like any OpenSpiel game: ``python_dudo(faces=3,preset=liars-dice)``.
+``settings`` (``OPTION=VALUE`` house rules separated by spaces or semicolons) is read too,
+and printed back as the options it sets. Load it with
+``pyspiel.load_game("python_dudo", {"preset": "liars-dice", "players": 3})`` after importing
+this module, or call :func:`load_game`.
 
 - Players are the engine's seats. Actions are the ids of :mod:`dudo.research.actions`;
   one decider at a time, with out-of-turn polls under ``cruzado`` (:mod:`dudo.research.turns`).
@@ -14,7 +19,9 @@ importing this module, or call :func:`load_game`.
   here that source is the game tree. When an action (or the start of the game) needs dice,
   the state becomes a chance node per die (outcome ``face - 1``, each ``1 / faces``), then
   the action is pushed to the engine with those dice scripted. A random seating order is
-  drawn seat by seat (outcome: the seat placed next, uniformly among those left).
+  drawn seat by seat (outcome: the seat placed next, uniformly among those left). So is the
+  order of play that ``seating=roll`` gives (uniform too): its rolls may tie for ever, so the
+  tree draws the order they end in, and the engine is shown rolls that give it.
 - Utility: zero-sum and terminal: the winner gets +1 and every other player
   ``-1 / (players - 1)`` (heads-up: +1 / -1, OpenSpiel's ``liars_dice`` payoffs); a game cut
   off at ``max_rounds`` gives everyone 0.
@@ -30,6 +37,7 @@ importing this module, or call :func:`load_game`.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -37,6 +45,7 @@ import numpy as np
 from dudo.bots.match import MAX_ROUNDS
 from dudo.engine import ChanceOutcome, Game, PlayerView, Rules, ScriptedChance
 from dudo.engine.errors import DudoError
+from dudo.engine.rules import OPTION_NAMES, OPTIONS, Seating
 from dudo.research import missing_extra, resolve_rules
 from dudo.research.actions import ActionEncoding
 from dudo.research.observation import ObservationLayout
@@ -50,6 +59,47 @@ except ImportError as error:
 
 GAME_NAME = "python_dudo"
 MAX_PLAYERS = 8
+
+
+def _preset_value(name: str) -> int | str:
+    """The parameter value that leaves option ``name`` as the preset has it."""
+    kind = OPTIONS[name].kind
+    if name == "dice_per_player":
+        return 0  # the parameter's meaning before every option was one
+    return -1 if kind is bool or kind is int else ""
+
+
+#: Each rule option's game parameter default: "as the preset has it".
+PRESET_VALUES: dict[str, int | str] = {name: _preset_value(name) for name in OPTION_NAMES}
+
+
+def _option_value(name: str, given: Any) -> Any:
+    """The option value a game parameter gives (its type checked by OpenSpiel already)."""
+    option = OPTIONS[name]
+    if option.kind is bool:
+        if given not in (0, 1):
+            raise DudoError(f"{name}: {given!r}; give 1 (true), 0 (false) or -1 (the preset's)")
+        return bool(given)
+    if option.kind is int:
+        if option.none_ok and given == 0:
+            return None
+        return option.coerce(given)
+    if option.kind is frozenset:
+        return option.coerce(str(given).replace("+", ","))
+    return option.coerce(given)
+
+
+def _parameter_value(name: str, value: Any) -> int | str:
+    """An option value as its game parameter writes it (the inverse of :func:`_option_value`)."""
+    option = OPTIONS[name]
+    if option.kind is bool:
+        return int(value)
+    if option.kind is int:
+        return 0 if value is None else int(value)
+    if option.kind is frozenset:
+        return "+".join(sorted(str(h) for h in value)) or "none"
+    return str(value)
+
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -68,28 +118,50 @@ _GAME_TYPE = pyspiel.GameType(
     parameter_specification={
         "preset": "dudo",
         "players": 2,
-        "dice_per_player": 0,
         "settings": "",
         "max_rounds": MAX_ROUNDS,
+        **PRESET_VALUES,
     },
 )
 
 
 def game_rules(params: dict[str, Any]) -> Rules:
-    """The rules a ``python_dudo`` parameter set stands for."""
-    rules = resolve_rules(str(params["preset"]), str(params["settings"]))
-    dice = int(params["dice_per_player"])
-    return rules.with_options(dice_per_player=dice) if dice else rules
+    """The rules a ``python_dudo`` parameter set stands for: the preset, then the house rules
+    of ``settings``, then every option parameter not left at "as the preset has it"."""
+    rules = resolve_rules(str(params.get("preset", "dudo")), str(params.get("settings", "")))
+    changes = {}
+    for name, unset in PRESET_VALUES.items():
+        given = params.get(name, unset)
+        if given != unset and not (name == "dice_per_player" and given == -1):
+            changes[name] = _option_value(name, given)
+    return rules.with_options(**changes) if changes else rules
+
+
+def canonical_parameters(
+    preset: str, players: int, max_rounds: int, rules: Rules
+) -> dict[str, Any]:
+    """The parameters that print a game: the preset and every option it changes (none of them
+    through ``settings``), so that the game's string loads the same game again."""
+    base = resolve_rules(preset, "")
+    params: dict[str, Any] = {"preset": preset, "players": players, "max_rounds": max_rounds}
+    for name in OPTION_NAMES:
+        value = getattr(rules, name)
+        if value != getattr(base, name):
+            params[name] = _parameter_value(name, value)
+    return params
 
 
 def _max_game_length(rules: Rules, players: int, max_rounds: int) -> int:
     """A bound on decisions: per round the obliger's choice, at most one bid per bid of the
     table (each raise is a higher bid), one pass per player and the closing call; under
-    cruzado, a poll of every other seat before each of them."""
+    cruzado, a poll of every other seat before each of them. Every round takes a die out of
+    play, so a game has fewer rounds than dice, unless a right spot-on can win a die back
+    or re-deal the round: then only ``max_rounds`` ends it."""
     per_round = 1 + players * rules.dice_per_player * rules.faces + players + 1
     if rules.cruzado:
         per_round *= max(1, players - 1)
-    return max_rounds * per_round
+    rounds = max_rounds if rules.spot_on else min(max_rounds, players * rules.dice_per_player - 1)
+    return rounds * per_round
 
 
 class DudoGame(pyspiel.Game):  # type: ignore[misc]
@@ -99,6 +171,7 @@ class DudoGame(pyspiel.Game):  # type: ignore[misc]
         given = dict(_GAME_TYPE.parameter_specification)
         given.update(params or {})
         rules = game_rules(given)
+        preset = str(given["preset"])
         players = int(given["players"])
         max_rounds = int(given["max_rounds"])
         if not 2 <= players <= MAX_PLAYERS:
@@ -119,7 +192,7 @@ class DudoGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0,
             max_game_length=_max_game_length(rules, players, max_rounds),
         )
-        super().__init__(_GAME_TYPE, info, params or {})
+        super().__init__(_GAME_TYPE, info, canonical_parameters(preset, players, max_rounds, rules))
 
     def new_initial_state(self) -> DudoState:
         return DudoState(self)
@@ -138,6 +211,22 @@ class DudoGame(pyspiel.Game):  # type: ignore[misc]
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
         return DudoObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
+
+
+def seating_rolls(order: Sequence[int], faces: int) -> list[tuple[int, ...]]:
+    """Seating rolls that give the order of play ``order`` (highest roll first, tied players
+    rolling again among themselves), as the engine asks for them: each roll lists its
+    players' dice in seat order. With more players than faces, the last ones tie on 1 and
+    roll again."""
+    group = sorted(order)
+    ranked = list(order)
+    head, rest = (
+        (ranked, []) if len(ranked) <= faces else (ranked[: faces - 1], ranked[faces - 1 :])
+    )
+    value = {player: faces - place for place, player in enumerate(head)}
+    value.update(dict.fromkeys(rest, 1))
+    first = tuple(value[player] for player in group)
+    return [first, *(seating_rolls(rest, faces) if rest else [])]
 
 
 class _NeedChance(Exception):
@@ -201,14 +290,14 @@ class _Core:
         the engine needs more, this becomes a chance node."""
         spec = self.spec
         self.legal, self.strings = None, {}
-        chance = ScriptedChance(self.drawn, then=_ASK)
         try:
             if self.turns is None:
+                chance = ScriptedChance(self._start_script(), then=_ASK)
                 game = Game(spec.rules, spec.num_players(), chance=chance)
                 self.turns = Turns(game, spec.encoding, max_rounds=spec.max_rounds)
             else:
                 assert self.pending is not None
-                self.turns.game.chance = chance
+                self.turns.game.chance = ScriptedChance(self.drawn, then=_ASK)
                 self.turns.apply(self.pending)
         except _NeedChance as need:
             self.need, self.partial = need, []
@@ -216,6 +305,20 @@ class _Core:
         self.turns.game.chance = _ASK
         self.pending, self.drawn, self.need, self.partial = None, [], None, []
         self._record()
+
+    def _start_script(self) -> list[ChanceOutcome]:
+        """The outcomes drawn so far that start the game. Under ``seating=roll`` the seats'
+        rolls may tie again and again, a chance tree without end; the order they give is
+        uniform over the orders of play, so it is drawn as one order, seat by seat, and the
+        engine is shown rolls that give that order (:func:`seating_rolls`)."""
+        rules = self.spec.rules
+        if rules.seating is not Seating.ROLL:
+            return self.drawn
+        if not self.drawn:
+            raise _NeedChance("order", self.spec.num_players())
+        order, *deals = self.drawn
+        rolls = seating_rolls(order.values, rules.faces)
+        return [ChanceOutcome("roll", values) for values in rolls] + deals
 
     def legal_ids(self) -> list[int]:
         if self.legal is None:

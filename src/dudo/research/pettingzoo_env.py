@@ -11,7 +11,11 @@ order, with the mask ``{call, no-call}`` (see :mod:`dudo.research.turns`).
 
 Rewards are zero-sum and come only from the result: an agent knocked out gets
 ``-1 / (n - 1)`` when it loses its last die and is terminated; the winner gets ``+1`` when
-the game ends, and is terminated too (heads-up: +1 / -1). ``dice_reward`` (0 by default)
+the game ends, and is terminated too (heads-up: +1 / -1). With ``keep_eliminated=True`` an
+agent knocked out still gets its reward then, but stays in ``agents``, never deciding, and is
+terminated with the others when the game ends: for wrappers and training loops that end an
+episode at the first terminated agent (which would cut a game of three or more players short
+at its first elimination). ``dice_reward`` (0 by default)
 adds shaping: that much per die won, minus that much per die lost, as it happens. A game cut
 off at ``max_rounds`` rounds truncates every agent left, with no result reward.
 
@@ -35,7 +39,7 @@ from dudo.engine import Game, Rules
 from dudo.research import environment_rules, missing_extra
 from dudo.research.actions import ActionEncoding
 from dudo.research.observation import HISTORY_SLOTS, ObservationLayout
-from dudo.research.text import view_text
+from dudo.research.text import RENDER_MODES, rendered, view_text
 from dudo.research.turns import Turns
 
 try:
@@ -53,7 +57,7 @@ class DudoAECEnv(AECEnv):  # type: ignore[misc]
     with ``settings`` (``OPTION=VALUE`` house rules)."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"],
+        "render_modes": list(RENDER_MODES),
         "name": "dudo_v0",
         "is_parallelizable": False,
     }
@@ -67,9 +71,12 @@ class DudoAECEnv(AECEnv):  # type: ignore[misc]
         max_rounds: int = MAX_ROUNDS,
         history_slots: int = HISTORY_SLOTS,
         dice_reward: float = 0.0,
+        keep_eliminated: bool = False,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
+        self.keep_eliminated = keep_eliminated
+        self._out: set[str] = set()  # agents knocked out this game
         self.rules = environment_rules(rules, settings, players, render_mode)
         self.players = players
         self.max_rounds = max_rounds
@@ -104,6 +111,7 @@ class DudoAECEnv(AECEnv):  # type: ignore[misc]
             self._seeds = random.Random(seed)
         game = Game(self.rules, self.players, seed=self._seeds.getrandbits(64))
         self.turns = Turns(game, self.encoding, max_rounds=self.max_rounds)
+        self._out = set()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -151,16 +159,18 @@ class DudoAECEnv(AECEnv):  # type: ignore[misc]
         for live in self.agents:
             seat = self._seat[live]
             self.rewards[live] += self.dice_reward * (game.counts[seat] - before[seat])
-            if game.counts[seat] == 0 and not self.terminations[live]:
+            if game.counts[seat] == 0 and live not in self._out:
+                self._out.add(live)
                 self.rewards[live] += loss
-                self.terminations[live] = True
+                self.terminations[live] = not self.keep_eliminated
         if game.is_over:
             assert game.winner is not None
             winner = self.possible_agents[game.winner]
             self.rewards[winner] += 1.0
             self.terminations = dict.fromkeys(self.agents, True)
         elif turns.capped:
-            self.truncations = {a: not self.terminations[a] for a in self.agents}
+            self.terminations = {a: a in self._out for a in self.agents}
+            self.truncations = {a: a not in self._out for a in self.agents}
         actor = turns.actor
         if actor is not None:
             self.agent_selection = self.possible_agents[actor]
@@ -172,8 +182,8 @@ class DudoAECEnv(AECEnv):  # type: ignore[misc]
             return None
         turns = self.turns
         if turns is None:
-            return "the game has not started: call reset()"
-        return view_text(turns.game.view(turns.actor))
+            return rendered("the game has not started: call reset()", self.render_mode)
+        return rendered(view_text(turns.game.view(turns.actor)), self.render_mode)
 
     def close(self) -> None:
         pass

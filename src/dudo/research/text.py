@@ -1,9 +1,24 @@
 """Plain-text pictures of a :class:`~dudo.engine.PlayerView`: the environments' ``ansi``
-render mode and OpenSpiel's observation strings. Only what the view holds is written."""
+and ``human`` render modes and OpenSpiel's observation strings. Only what the view holds is
+written."""
 
 from __future__ import annotations
 
 from dudo.engine import PlayerView
+
+#: The environments' render modes: ``human`` prints the picture, ``ansi`` returns it.
+RENDER_MODES = ("human", "ansi")
+
+
+def rendered(text: str, render_mode: str | None) -> str | None:
+    """An environment's ``render()`` of ``text`` as its render mode wants it: returned for
+    ``ansi``, printed for ``human`` (which returns None), nothing without a render mode."""
+    if render_mode is None:
+        return None
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
 
 
 def _hand(dice: tuple[int, ...] | None) -> str:
