@@ -189,6 +189,8 @@ def test_plan_rejects_bad_input_before_writing(tmp_path: Path) -> None:
             ArenaConfig(bots=("easy", "random"), rules="perudo", players=7, out=out),
             "max_players",
         ),
+        (ArenaConfig(bots=("easy", "random"), bot_timeout=0, out=out), "--bot-timeout: 0 "),
+        (ArenaConfig(bots=("easy", "random"), bot_timeout=-2.5, out=out), "--bot-timeout"),
     ):
         with pytest.raises(DudoError, match=message):
             plan(config)
@@ -271,6 +273,126 @@ def test_four_players_one_bot_against_three_copies(tmp_path: Path) -> None:
     assert by_bot["random"]["seat_games"] == [4, 4, 4, 4]
     assert by_bot["easy"]["seat_games"] == [12, 12, 12, 12]
     assert by_bot["random"]["equal_share"] == 0.25
+
+
+def _arena_with_outside_bot(
+    bots: list[str],
+    out: Path,
+    *,
+    games: int,
+    seed: int,
+    screen: io.StringIO | None = None,
+    **more: Any,
+) -> int:
+    """A small in-process heads-up run of one-die liars-dice, as the tests of outside bots
+    play it (more options in ``more``)."""
+    return arena_command(
+        bots=bots,
+        games=games,
+        rules="liars-dice",
+        settings=[],
+        players=None,
+        dice=1,
+        seed=seed,
+        workers=1,
+        out=out,
+        ray_address=None,
+        chart=False,
+        console=Console(file=screen if screen is not None else io.StringIO(), width=300),
+        **more,
+    )
+
+
+#: An outside bot that answers hello at once and then takes a second over every decision.
+SLOW_BOT = """
+import json, sys, time
+for line in sys.stdin:
+    request = json.loads(line)
+    if request["type"] == "quit":
+        break
+    if request["type"] == "hello":
+        answer = {"id": request["id"], "protocol": 1, "name": "slow"}
+    else:
+        time.sleep(1.0)
+        answer = {"id": request["id"], "action": request["view"]["legal_actions"][-1]}
+    print(json.dumps(answer), flush=True)
+"""
+
+
+def test_the_bot_timeout_stops_a_game_whose_outside_bot_is_late(tmp_path: Path) -> None:
+    script = tmp_path / "slow_bot.py"
+    script.write_text(SLOW_BOT, encoding="utf-8")
+    screen = io.StringIO()
+    code = _arena_with_outside_bot(
+        [f"cmd:{sys.executable} {script}", "random"],
+        tmp_path / "late",
+        games=1,
+        seed=3,
+        screen=screen,
+        bot_timeout=0.25,
+    )
+    shown = " ".join(screen.getvalue().split())
+    assert code == 1, shown
+    assert "the warm-up game" in shown and "did not answer choose #2 within 0.25 s" in shown
+
+
+#: An outside bot that calls itself "first-action" and plays the first legal action at once.
+FIRST_ACTION_BOT = """
+import json, sys
+for line in sys.stdin:
+    request = json.loads(line)
+    if request["type"] == "quit":
+        break
+    if request["type"] == "hello":
+        answer = {"id": request["id"], "protocol": 1, "name": "first-action"}
+    else:
+        answer = {"id": request["id"], "action": request["view"]["legal_actions"][0]}
+    print(json.dumps(answer), flush=True)
+"""
+
+
+def test_results_and_records_name_an_outside_bot_as_it_names_itself(tmp_path: Path) -> None:
+    script = tmp_path / "first_action.py"
+    script.write_text(FIRST_ACTION_BOT, encoding="utf-8")
+    spec = f"cmd:{sys.executable} {script}"
+    out = tmp_path / "named"
+    screen = io.StringIO()
+    code = _arena_with_outside_bot([spec, "random", spec], out, games=2, seed=5, screen=screen)
+    assert code == 0, screen.getvalue()
+    assert f"first-action ({spec})" in screen.getvalue()
+    summary = load_summary(out)
+    assert [(r["bot"], r["name"]) for r in summary["results"]] == [
+        (spec, "first-action"),
+        ("random", "random"),
+    ]
+    for path in sorted((out / "games").iterdir()):
+        players = read_record(path).players
+        by_bot = sorted((p.bot, p.name) for p in players)
+        assert by_bot == sorted(
+            [(spec, "first-action 1"), (spec, "first-action 2"), ("random", "random")]
+        )
+
+
+#: Counts its starts in the file named by $STARTS, then plays the first legal action.
+COUNTED_BOT = FIRST_ACTION_BOT.replace(
+    "import json, sys\n",
+    "import json, os, sys\nopen(os.environ['STARTS'], 'a').write('started\\n')\n",
+)
+
+
+def test_an_outside_program_plays_many_games_in_one_session(tmp_path: Path) -> None:
+    """A program is started once for a chunk of games (and the warm-up game), not once a
+    game: one that loads a model pays for it once."""
+    script = tmp_path / "counted.py"
+    script.write_text(COUNTED_BOT, encoding="utf-8")
+    starts = tmp_path / "starts.txt"
+    bots = [f"cmd:STARTS={starts} {sys.executable} {script}", "random"]
+    code = _arena_with_outside_bot(bots, tmp_path / "sessions", games=16, seed=9)
+    assert code == 0
+    started = starts.read_text(encoding="utf-8").count("started")
+    # One start to check the lineup, then one for each chunk of games (eight chunks of two
+    # games on one worker, the first with the warm-up game), where a start a game made 18.
+    assert started <= 9, f"{started} starts for 16 games and a warm-up game"
 
 
 def test_bad_input_exits_2_and_writes_nothing(tmp_path: Path) -> None:

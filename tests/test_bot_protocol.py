@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dudo.bots import make_bot
-from dudo.bots.external import ExternalBot, ExternalBotError
+from dudo.bots.external import ExternalBot, ExternalBotError, split_command
 from dudo.bots.match import play_game
 from dudo.bots.protocol import (
     PROTOCOL_VERSION,
@@ -408,6 +408,15 @@ HELLO = (
     "print(json.dumps({'id': request['id'], 'protocol': 1, 'name': 'broken'}), flush=True)\n"
 )
 
+#: Says hello with a name made of two environment variables, then waits for quit.
+HELLO_NAMED_BY_ENVIRONMENT = (
+    "import json, os, sys\n"
+    "request = json.loads(sys.stdin.readline())\n"
+    "name = os.environ['BOT_NAME'] + ' ' + os.environ['OTHER']\n"
+    "print(json.dumps({'id': request['id'], 'protocol': 1, 'name': name}), flush=True)\n"
+    "sys.stdin.readline()\n"
+)
+
 
 def _view_to_choose() -> PlayerView:
     game = Game(preset("dudo"), 3, seed=2)
@@ -523,6 +532,21 @@ def test_make_bot_builds_external_bots_from_cmd_specs(tmp_path: Path) -> None:
         make_bot(f"cmd:{tmp_path / 'nothing-here'}", random.Random())
     with pytest.raises(DudoError, match="or cmd:COMMAND"):
         make_bot("grandmaster", random.Random())
+
+
+def test_a_cmd_spec_may_set_environment_variables_before_the_program(tmp_path: Path) -> None:
+    """``cmd:NAME=value ... program args`` as a shell would run it: the settings go into the
+    program's environment, on top of ours."""
+    source = HELLO_NAMED_BY_ENVIRONMENT
+    script = shlex.join(_script(tmp_path, "env_bot", source))
+    bot = make_bot(f"cmd:BOT_NAME='from env' OTHER=1 {script}", random.Random())
+    assert isinstance(bot, ExternalBot)
+    with bot:
+        assert bot.name == "from env 1"
+    assert split_command("A=1 B= python3 -c 'x=1' C=2") == (
+        ["python3", "-c", "x=1", "C=2"],
+        {"A": "1", "B": ""},
+    )
 
 
 def _running(pid: int) -> bool:

@@ -476,6 +476,14 @@ def arena(
             "other game of each pair, against the same opponents on the same dice.",
         ),
     ] = None,
+    bot_timeout: Annotated[
+        float,
+        typer.Option(
+            metavar="SECONDS",
+            help="Seconds an outside bot (cmd:COMMAND) has for each decision; a late bot "
+            "stops its game with an error.",
+        ),
+    ] = 10.0,
 ) -> None:
     """Play many games between bots (seats rotated) and report win rates, ratings and speed."""
     from dudo.arena.command import arena_command
@@ -495,6 +503,7 @@ def arena(
         chart=chart,
         common_deals=common_deals,
         baseline=baseline,
+        bot_timeout=bot_timeout,
         console=Console(),
     )
     raise typer.Exit(code)

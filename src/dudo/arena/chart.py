@@ -29,7 +29,7 @@ def draw_chart(result: ArenaResult, path: Path) -> None:
     from matplotlib.figure import Figure
 
     bots = result.bots
-    names = [b.bot if b.copies == 1 else f"{b.bot} ×{b.copies}" for b in bots]
+    names = [b.label if b.copies == 1 else f"{b.label} ×{b.copies}" for b in bots]
     xs = list(range(len(bots)))
     figure = Figure(figsize=(4 + 2.2 * len(bots), 4.8), layout="constrained")
     FigureCanvasAgg(figure)

@@ -21,6 +21,7 @@ from dudo.arena.chart import chart_title
 from dudo.arena.pairs import PairedResult
 from dudo.arena.run import ArenaResult, run_plan
 from dudo.arena.setup import ArenaConfig, plan
+from dudo.bots.external import DECISION_TIMEOUT
 from dudo.bots.match import MAX_ROUNDS
 from dudo.engine.errors import DudoError
 
@@ -41,6 +42,7 @@ def arena_command(
     chart: bool = True,
     common_deals: bool = False,
     baseline: str | None = None,
+    bot_timeout: float = DECISION_TIMEOUT,
     console: Console,
 ) -> int:
     """Run an arena and print its results. Returns the exit code: 0 done, 1 a game failed,
@@ -60,6 +62,7 @@ def arena_command(
         chart=chart,
         common_deals=common_deals,
         baseline=baseline,
+        bot_timeout=bot_timeout,
     )
     try:
         checked = plan(config)
@@ -128,14 +131,14 @@ def show_result(result: ArenaResult, console: Console) -> None:
         pad_edge=False,
         header_style="bold underline",
     )
-    longest = max((len(b.bot) for b in result.bots), default=3)
+    longest = max((len(b.label) for b in result.bots), default=3)
     table.add_column("bot", overflow="fold", min_width=min(longest, 20))
     for heading in ("seats", "wins", "win rate [95% CI]", "equal", "mu±sigma", "ordinal"):
         table.add_column(heading, justify="right", no_wrap=True)
     table.add_column("ms p50/p99", justify="right", no_wrap=True)
     for b in result.bots:
         table.add_row(
-            b.bot,
+            b.label,
             str(b.copies),
             f"{b.wins}/{b.finished}",
             f"{_percent(b.win_rate)} [{_percent(b.ci_low)[:-1]}, {_percent(b.ci_high)[:-1]}]",

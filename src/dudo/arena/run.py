@@ -69,10 +69,18 @@ class BotResult:
     seat_wins: tuple[int, ...]
     rating: Rating
     latency: LatencyStats
+    #: The bot's own name: the spec, or the name an outside program (cmd:) gave itself.
+    name: str = ""
+
+    @property
+    def label(self) -> str:
+        """How results show the bot: its spec, after its own name when that differs."""
+        return self.bot if self.name in ("", self.bot) else f"{self.name} ({self.bot})"
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "bot": self.bot,
+            "name": self.name or self.bot,
             "copies": self.copies,
             "games": self.games,
             "finished": self.finished,
@@ -197,6 +205,7 @@ def summarize(plan: ArenaPlan, outcomes: Sequence[GameOutcome]) -> tuple[BotResu
                 ),
                 rating=ratings[spec],
                 latency=latency_stats(times),
+                name=next((o.names[o.seats.index(spec)] for o in played if o.names), spec),
             )
         )
     return tuple(results)
@@ -228,6 +237,7 @@ def _chunks(plan: ArenaPlan, parallel: int) -> list[ChunkTask]:
             max_rounds=plan.config.max_rounds,
             common_deals=plan.config.common_deals,
             baseline=plan.baseline,
+            bot_timeout=plan.config.bot_timeout,
         )
         for first in range(1, plan.games + 1, size)
     ]

@@ -15,6 +15,7 @@ from pathlib import Path
 import platformdirs
 
 from dudo.bots import make_bot
+from dudo.bots.external import DECISION_TIMEOUT
 from dudo.bots.match import MAX_ROUNDS
 from dudo.engine.errors import DudoError, RulesError
 from dudo.engine.game import Game
@@ -55,6 +56,7 @@ class ArenaConfig:
     chart: bool = True
     common_deals: bool = False  # pairs of games on the same dice: :mod:`dudo.arena.pairs`
     baseline: str | None = None  # with common_deals: the bot compared in the first's seat
+    bot_timeout: float = DECISION_TIMEOUT  # seconds an outside program (cmd:) has per decision
 
 
 @dataclass(frozen=True)
@@ -159,6 +161,9 @@ def plan(config: ArenaConfig) -> ArenaPlan:
     _positive("--players", config.players)
     _positive("--workers", config.workers)
     _positive("--max-rounds", config.max_rounds)
+    timeout = config.bot_timeout
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout < 1e6:
+        raise ArenaError(f"--bot-timeout: {timeout!r} is not a number of seconds above 0")
     specs = tuple(spec.strip() for spec in config.bots)
     if any(not spec for spec in specs):
         raise ArenaError("a bot spec is empty")

@@ -43,6 +43,7 @@ __all__ = [
     "PolicyBot",
     "ProbabilityBot",
     "RandomBot",
+    "is_outside_bot",
     "make_adviser",
     "make_bot",
     "out_of_turn_call",
@@ -98,26 +99,30 @@ BOT_ALIASES: dict[str, str] = {"probability": "easy", "solver": "hard"}
 """Other names accepted by :func:`make_bot`."""
 
 
-def make_bot(name: str, rng: random.Random) -> Bot:
+def is_outside_bot(name: str) -> bool:
+    """Is ``name`` a ``cmd:COMMAND`` spec, a bot played by an outside program?"""
+    return isinstance(name, str) and name.strip()[:4].lower() == "cmd:"
+
+
+def make_bot(name: str, rng: random.Random, *, timeout: float | None = None) -> Bot:
     """A new bot of level ``name`` drawing its randomness from ``rng``.
 
-    ``cmd:COMMAND ARGS`` (split like a shell would) is a bot played by that program through
-    the JSON-lines protocol (:class:`~dudo.bots.external.ExternalBot`, ``bots/PROTOCOL.md``).
+    ``cmd:COMMAND ARGS`` (split like a shell would, ``NAME=value`` settings first allowed:
+    :func:`~dudo.bots.external.split_command`) is a bot played by that program through
+    the JSON-lines protocol (:class:`~dudo.bots.external.ExternalBot`, ``bots/PROTOCOL.md``),
+    which has ``timeout`` seconds for each decision (None: the driver's default).
     An unknown name raises :class:`DudoError` listing the available bots.
     """
-    if isinstance(name, str) and name.strip()[:4].lower() == "cmd:":
-        import shlex
-
+    if is_outside_bot(name):
         from dudo.bots.external import ExternalBot
 
         command = name.strip()[4:].strip()
         if not command:
             raise DudoError("cmd: needs a command to run, e.g. cmd:python3 my_bot.py")
-        try:
-            args = shlex.split(command)
-        except ValueError as exc:  # an unclosed quote
-            raise DudoError(f"cmd: cannot split {command!r} into arguments: {exc}") from None
-        return ExternalBot(args)
+        # An ExternalBotError (a DudoError) says what went wrong.
+        if timeout is None:
+            return ExternalBot(command)
+        return ExternalBot(command, timeout=timeout)
     key = name.strip().lower() if isinstance(name, str) else ""
     key = BOT_ALIASES.get(key, key)
     factory = _FACTORIES.get(key)

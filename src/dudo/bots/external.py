@@ -12,6 +12,7 @@ import collections
 import contextlib
 import os
 import queue
+import re
 import shlex
 import signal
 import subprocess
@@ -39,6 +40,8 @@ from dudo.notation import parse_action
 #: Seconds a program may take to start and answer ``hello`` (starting an interpreter on a
 #: busy machine can take a few seconds).
 START_TIMEOUT = 30.0
+#: Seconds a bot has for each choose and out_of_turn answer, unless told otherwise.
+DECISION_TIMEOUT = 10.0
 
 #: The longest answer line read, in bytes; an answer is a few dozen.
 MAX_ANSWER = 65536
@@ -102,9 +105,27 @@ def _stop(process: subprocess.Popen[bytes], threads: Sequence[threading.Thread])
             stream.close()
 
 
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def split_command(command: str) -> tuple[list[str], dict[str, str]]:
+    """A bot's command line split like a POSIX shell splits a simple command (quotes and
+    backslashes; no variables, globs or pipes): its arguments, and the ``NAME=value``
+    environment settings written before the program (``VAR=1 node bot.js``)."""
+    try:
+        words = shlex.split(command)
+    except ValueError as exc:  # an unclosed quote
+        raise ExternalBotError(f"cannot split {command!r} into arguments: {exc}") from None
+    assigned: dict[str, str] = {}
+    while words and _ASSIGNMENT.match(words[0]):
+        key, _, value = words.pop(0).partition("=")
+        assigned[key] = value
+    return words, assigned
+
+
 class ExternalBot:
     """A bot played by the program ``command`` (a list of arguments, or one string split
-    like a shell would) speaking the bot protocol on its stdin and stdout.
+    by :func:`split_command`) speaking the bot protocol on its stdin and stdout.
 
     The program is started and greeted (``hello``) here; its name is the one it gives
     unless ``name`` is set. Each decision must come within ``timeout`` seconds. Close it
@@ -118,12 +139,17 @@ class ExternalBot:
         command: str | Sequence[str],
         *,
         name: str | None = None,
-        timeout: float = 10.0,
+        timeout: float = DECISION_TIMEOUT,
         start_timeout: float = START_TIMEOUT,
         show_stderr: bool = False,
         env: dict[str, str] | None = None,
     ) -> None:
-        args = shlex.split(command) if isinstance(command, str) else list(command)
+        if isinstance(command, str):
+            args, assigned = split_command(command)
+            if assigned:
+                env = {**(os.environ if env is None else env), **assigned}
+        else:
+            args = list(command)
         if not args:
             raise ExternalBotError("an external bot needs a command to run")
         self.command = args
