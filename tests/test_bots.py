@@ -23,6 +23,7 @@ from dudo.bots import (
     make_bot,
     out_of_turn_call,
 )
+from dudo.bots.medium import MediumBot
 from dudo.bots.odds import (
     Counting,
     Odds,
@@ -408,11 +409,24 @@ def test_no_bluffed_pass_without_bluffing() -> None:
 
 
 def test_spot_on_when_exactly_right_is_likeliest() -> None:
-    g = after(preset("dudo"), [[3, 3, 3, 1, 2], [2, 2, 4, 5, 6]], Bid(7, 3), opener=1)
+    # Four of five dice match 4x3; it is exactly right unless the bidder's one die matches
+    # too (a chance of 1 in 3 on a fair die): spot-on is worth 2/3, calling nothing.
+    g = after(preset("dudo"), [[3, 3, 3, 1, 2], [5]], Bid(4, 3), opener=1)
     view = g.view(0)
     assert SPOT_ON in view.legal_actions
     assert easy().choose(view) == SPOT_ON
-    assert easy(spot_on_min=0.9).choose(view) == CALL  # 7x3 is true ~70%; raises are worse
+    assert easy(spot_on_min=0.9).choose(view) == Bid(5, 3)  # true 1 in 3, better than a call
+
+
+def test_a_bluffers_bid_does_not_make_spot_on_look_sure() -> None:
+    """Credited with two dice of the bid's face, this two-dice bidder's 5x6 would be exactly
+    right for sure (three sixes and aces here, two there); on fair dice it is exactly right
+    1 time in 9. The claim is judged on the lower: it calls instead (true 1 in 9 too)."""
+    g = after(preset("dudo"), [[1, 1, 4, 5, 6], [2, 3]], Bid(5, 6), opener=1)
+    view = g.view(0)
+    assert SPOT_ON in view.legal_actions
+    assert easy().choose(view) != SPOT_ON
+    assert MediumBot(random.Random(0)).choose(view) != SPOT_ON
 
 
 def test_doubts_a_pass_from_a_known_bluffer() -> None:

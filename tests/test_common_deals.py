@@ -369,8 +369,8 @@ def test_caller_calls_more_and_bluffer_bids_higher_than_easy() -> None:
     easy_calls, easy_high = style("easy", "medium")
     caller_calls, _ = style("caller", "medium")
     _, bluffer_high = style("bluffer", "medium")
-    assert caller_calls > easy_calls + 0.1  # measured: 0.50 against 0.34
-    assert bluffer_high > easy_high + 0.15  # measured: 0.84 against 0.44
+    assert caller_calls > easy_calls + 0.1  # measured: 0.75 against 0.46
+    assert bluffer_high > easy_high + 0.15  # measured: 0.80 against 0.33
 
 
 LEGALITY_RULES = [

@@ -752,16 +752,16 @@ WHOLE_GAME = {
             "Tú: paso (afirma tener una mano especial)\n",
             "Pierdes 1 dado (te queda 1)\n",
             "Beto pierde 1 dado (le queda 1)\n",
-            "Ronda 9 (ronda obligada)",
+            "Ronda 12 (ronda obligada)",
             "Ronda obligada: obligas tú. Los ases no son comodines; no hay calzo ni paso; solo "
             "quien tiene un dado puede cambiar de cara; quien obliga elige abierto o cerrado "
             "antes de tirar.\n",
             "Pierdes 1 dado (no te queda ninguno)\n",
             "Quedas fuera de la partida. Los bots siguen jugando; una línea por ronda:\n",
-            "Gana la partida Ana, tras 14 rondas.\n",
+            "Gana la partida Ana, tras 16 rondas.\n",
             "Repaso: tus decisiones más arriesgadas, con las probabilidades que tenías y lo que "
             "habría hecho el bot hard\n",
-            "Ronda 4, tú: paso; tu mano no era de paso. Riesgo de perder un dado: 100% (si "
+            "Ronda 5, tú: paso; tu mano no era de paso. Riesgo de perder un dado: 100% (si "
             "dudan el paso).\n",
             "Registro de la partida guardado: ",
             "Vuelve a verla con: dudo replay ",
@@ -776,7 +776,7 @@ WHOLE_GAME = {
             "Nuovo lancio per lo spareggio: Tu 1, Ana 6\n",
             "Ordine di gioco (senso orario): Ana, Tu, Beto\n",
             "Tu: passo (dichiara una mano speciale)\n",
-            "Giro 9 (giro obbligato)",
+            "Giro 12 (giro obbligato)",
             "Giro obbligato: obblighi tu. Gli assi non sono jolly; niente calza né passo; solo "
             "chi ha un dado può cambiare faccia; chi obbliga sceglie aperto o chiuso prima del "
             "lancio.\n",

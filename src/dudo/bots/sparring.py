@@ -18,22 +18,26 @@ from dudo.engine.actions import Action, Bid, Call
 from dudo.engine.view import PlayerView
 
 #: ``caller`` doubts every standing bid less likely than this from its own dice, with the
-#: bidder credited with one die of the bid's face (``easy`` credits two). Doubting is right
-#: only below 0.5: at 0.55 it also calls bids more often true than not, i.e. too often
-#: (heads-up, 65-69% of the rounds end in its call, about half of them wrongly; ``easy``:
-#: 49-51%, right 61-63%).
-CALLER_CALL_BELOW = 0.55
+#: bidder credited with none of the bid's face (``easy`` credits one die): it calls whatever
+#: looks less likely than not on fair dice, though bidders mostly hold what they bid, i.e.
+#: too often (heads-up ``dudo`` against ``easy``, 65% of the rounds that end in a call end
+#: in its call; three answers in four to a bid are a call).
+CALLER_CALL_BELOW = 0.5
 
-#: Dice of the bid's face ``caller`` credits the bidder with (``easy``: 2).
-CALLER_CREDIT = 1
+#: Dice of the bid's face ``caller`` credits the bidder with (``easy``: 1).
+CALLER_CREDIT = 0
 
 #: ``caller`` calls out of turn (``cruzado``) below this chance; ``easy`` uses 0.1.
 CALLER_OUT_OF_TURN_BELOW = 0.3
 
 #: ``bluffer`` only doubts a standing bid less likely than this (with the bidder credited
-#: like ``easy`` does): it calls rarely and keeps raising instead (heads-up against
-#: ``easy`` 36% of the rounds end in its call, 64% in easy's).
+#: with :data:`BLUFFER_CREDIT` dice of its face): it calls rarely and keeps raising instead
+#: (heads-up against ``easy`` 18% of the rounds that end in a call end in its call).
 BLUFFER_CALL_BELOW = 0.12
+
+#: Dice of the bid's face ``bluffer`` credits the bidder with (``easy``: 1): trusting the
+#: others' bids is part of why it seldom calls.
+BLUFFER_CREDIT = 2
 
 #: ``bluffer`` raises to bids at least this likely from its own dice; ``easy`` opens at 0.6
 #: and raises to the likeliest bid. So low a floor makes it bid well above its dice.
@@ -62,8 +66,9 @@ def _own_call(view: PlayerView, legal: Sequence[Action]) -> Call | None:
 
 class CallerBot(ProbabilityBot):
     """Doubts much more readily than the odds warrant: whenever the standing bid is less
-    likely than :data:`CALLER_CALL_BELOW` given its own dice, fair dice elsewhere and
-    :data:`CALLER_CREDIT` die of the face for the bidder; otherwise it plays like ``easy``."""
+    likely than :data:`CALLER_CALL_BELOW` given its own dice and fair dice elsewhere (the
+    bidder credited with :data:`CALLER_CREDIT` dice of the face); otherwise it plays like
+    ``easy``."""
 
     name: str = "caller"
 
@@ -92,6 +97,9 @@ class BlufferBot(ProbabilityBot):
     ``easy``."""
 
     name: str = "bluffer"
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng, credit_bidder=BLUFFER_CREDIT)
 
     def choose(self, view: PlayerView) -> Action:
         bids = _bids(view.legal_actions)
