@@ -29,6 +29,7 @@ from dudo.engine import (
     RevealBid,
     preset,
 )
+from dudo.engine.encoding import Choice, NoCall
 from dudo.engine.errors import DudoError, RulesError
 from dudo.research import (
     NO_CALL,
@@ -39,7 +40,6 @@ from dudo.research import (
     require,
     resolve_rules,
 )
-from dudo.research.actions import Choice, NoCall
 
 HOUSE_RULES = (
     "",

@@ -4,6 +4,10 @@ Pure Python, no I/O and no global state; every random outcome comes from an inje
 chance source. Options and presets (:mod:`.rules`), bid order (:mod:`.bids`), counting
 (:mod:`.counting`), actions, events, the game state (:mod:`.game`) and per-player views
 (:mod:`.view`).
+
+For learning and Monte Carlo work, with numpy (imported only by these modules): integer
+action ids (:mod:`.encoding`), a fixed-length observation vector of a view
+(:mod:`.observation`), and many games stepped together as arrays (:mod:`.batch`).
 """
 
 from dudo.engine.actions import (

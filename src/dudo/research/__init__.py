@@ -1,12 +1,13 @@
 """Research interfaces: Dudo as a PettingZoo multi-agent environment, a Gymnasium
 single-agent environment (one seat against bots) and an OpenSpiel game.
 
-This package owns the translation of a game into learning interfaces: a fixed integer
-encoding of actions (:mod:`.actions`), a fixed-length observation vector built only from a
-player's view (:mod:`.observation`), one decider at a time with out-of-turn polls under
-``cruzado`` (:mod:`.turns`), and the three environments (:mod:`.pettingzoo_env`,
+This package owns the translation of a game into learning interfaces: one decider at a
+time with out-of-turn polls under ``cruzado`` (:mod:`.turns`), and the environments (:mod:`.pettingzoo_env`,
 :mod:`.gym_env`, :mod:`.openspiel_game`). It decides no rule: legal actions, outcomes and
-what each player sees come from :mod:`dudo.engine`; bots come from :mod:`dudo.bots`.
+what each player sees come from :mod:`dudo.engine`, as do the integer action ids
+(:mod:`dudo.engine.encoding`) and the observation vector (:mod:`dudo.engine.observation`)
+that the environments and the batched simulator (:mod:`dudo.engine.batch`) share; bots
+come from :mod:`dudo.bots`.
 
 PettingZoo, Gymnasium and OpenSpiel are an optional extra (``pip install 'dudo[research]'``),
 imported only by the module that needs them, so ``import dudo`` and this package work
@@ -20,9 +21,9 @@ from collections.abc import Iterable
 from types import ModuleType
 
 from dudo.engine import Game, Rules
+from dudo.engine.encoding import NO_CALL, ActionEncoding
+from dudo.engine.observation import ObservationLayout
 from dudo.engine.rules import parse_assignment, rules_from_settings
-from dudo.research.actions import NO_CALL, ActionEncoding
-from dudo.research.observation import ObservationLayout
 from dudo.research.text import RENDER_MODES
 from dudo.research.turns import Turns
 

@@ -15,8 +15,8 @@ learner's action and then every bot action until the learner is to move again or
 ends. The learner acts only in turn: under ``cruzado`` the bots may call out of turn, the
 learner is never polled.
 
-- Observation: the float32 vector of :mod:`dudo.research.observation` from the learner's view.
-- Action: ``Discrete`` over the ids of :mod:`dudo.research.actions`; the legal ones are
+- Observation: the float32 vector of :mod:`dudo.engine.observation` from the learner's view.
+- Action: ``Discrete`` over the ids of :mod:`dudo.engine.encoding`; the legal ones are
   ``info["action_mask"]`` (int8), also given by :meth:`DudoGymEnv.action_masks` (the
   method maskable learners such as sb3-contrib's ``MaskablePPO`` look for). Once the
   episode is over the mask marks every action (none is played: a vector environment resets
@@ -46,10 +46,10 @@ from dudo.bots import Bot, make_bot
 from dudo.bots.match import MAX_ROUNDS, advance
 from dudo.engine import Game, PlayerView, Rules
 from dudo.engine.actions import Action
+from dudo.engine.encoding import ActionEncoding, NoCall
 from dudo.engine.errors import DudoError
+from dudo.engine.observation import HISTORY_SLOTS, ObservationLayout
 from dudo.research import environment_rules, missing_extra
-from dudo.research.actions import ActionEncoding, NoCall
-from dudo.research.observation import HISTORY_SLOTS, ObservationLayout
 from dudo.research.text import RENDER_MODES, rendered, view_text
 
 try:

@@ -13,7 +13,7 @@ and printed back as the options it sets. Load it with
 ``pyspiel.load_game("python_dudo", {"preset": "liars-dice", "players": 3})`` after importing
 this module, or call :func:`load_game`.
 
-- Players are the engine's seats. Actions are the ids of :mod:`dudo.research.actions`;
+- Players are the engine's seats. Actions are the ids of :mod:`dudo.engine.encoding`;
   one decider at a time, with out-of-turn polls under ``cruzado`` (:mod:`dudo.research.turns`).
 - Chance is explicit: the engine draws every random outcome through a chance source, and
   here that source is the game tree. When an action (or the start of the game) needs dice,
@@ -26,7 +26,7 @@ this module, or call :func:`load_game`.
   ``-1 / (players - 1)`` (heads-up: +1 / -1, OpenSpiel's ``liars_dice`` payoffs); a game cut
   off at ``max_rounds`` gives everyone 0.
 - Observations come only from :meth:`~dudo.engine.Game.view`: the observation tensor is the
-  vector of :mod:`dudo.research.observation` plus two entries (the player decides now in
+  vector of :mod:`dudo.engine.observation` plus two entries (the player decides now in
   turn / as a polled seat); the observation string is the view as text
   (:func:`dudo.research.text.view_text`). The information state string (perfect recall) is
   the public event log, the public out-of-turn poll answers, and each change in what the
@@ -44,11 +44,11 @@ import numpy as np
 
 from dudo.bots.match import MAX_ROUNDS
 from dudo.engine import ChanceOutcome, Game, PlayerView, Rules, ScriptedChance
+from dudo.engine.encoding import ActionEncoding
 from dudo.engine.errors import DudoError
+from dudo.engine.observation import ObservationLayout
 from dudo.engine.rules import OPTION_NAMES, OPTIONS, Seating
 from dudo.research import missing_extra, resolve_rules
-from dudo.research.actions import ActionEncoding
-from dudo.research.observation import ObservationLayout
 from dudo.research.text import view_text
 from dudo.research.turns import Turns
 

@@ -2,8 +2,8 @@
 
 Agents are ``player_0`` .. ``player_{n-1}`` (engine seats 0..n-1). Each observation is a
 dict, as in PettingZoo's classic games: ``observation`` (the float32 vector of
-:mod:`dudo.research.observation`, from the agent's own view) and ``action_mask`` (int8 over
-the ids of :mod:`dudo.research.actions`; all zeros for an agent that does not decide now).
+:mod:`dudo.engine.observation`, from the agent's own view) and ``action_mask`` (int8 over
+the ids of :mod:`dudo.engine.encoding`; all zeros for an agent that does not decide now).
 
 The decider is the engine's player to move, except under ``cruzado``: before each in-turn
 decision while a bid stands, every seat that may call out of turn is polled once, in seat
@@ -36,9 +36,9 @@ import numpy.typing as npt
 
 from dudo.bots.match import MAX_ROUNDS
 from dudo.engine import Game, Rules
+from dudo.engine.encoding import ActionEncoding
+from dudo.engine.observation import HISTORY_SLOTS, ObservationLayout
 from dudo.research import environment_rules, missing_extra
-from dudo.research.actions import ActionEncoding
-from dudo.research.observation import HISTORY_SLOTS, ObservationLayout
 from dudo.research.text import RENDER_MODES, rendered, view_text
 from dudo.research.turns import Turns
 

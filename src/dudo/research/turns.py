@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dudo.bots.match import MAX_ROUNDS
 from dudo.engine import Call, Event, Game
+from dudo.engine.encoding import ActionEncoding, Choice, NoCall
 from dudo.engine.errors import DudoError, IllegalActionError
-from dudo.research.actions import ActionEncoding, Choice, NoCall
 
 
 class Turns:

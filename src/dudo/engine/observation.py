@@ -179,8 +179,10 @@ class ObservationLayout:
             return (p - viewer) % players
 
         def faces_into(target: npt.NDArray[np.float32], hand: Sequence[int]) -> None:
-            for die in hand:
-                target[die - 1] += 1.0 / dice
+            # Count first, then divide once: the same float32 as count / dice computed
+            # anywhere else (the batched simulator's arrays), where repeated sums drift.
+            for face in set(hand):
+                target[face - 1] = hand.count(face) / dice
 
         def one_hot(name: str, p: int | None) -> None:
             if p is not None:
