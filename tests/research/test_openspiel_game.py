@@ -156,6 +156,61 @@ def test_dice_are_chance_nodes_and_hidden_from_the_other_player() -> None:
     assert "[2]" in first.observation_string(0) and "[?]" in first.observation_string(0)
 
 
+def test_the_information_state_tensor_holds_the_whole_round() -> None:
+    """One tensor per information state: the same for deals the player cannot tell apart,
+    different when the player's dice or anything earlier in the round differs, even beyond
+    the 16 last actions an observation keeps."""
+    game = load_game("liars-dice", 2, "dice_per_player=3 faces=3 seating=fixed")
+    assert game.get_type().provides_information_state_tensor
+    size = game.information_state_tensor_shape()[0]
+    assert size > game.observation_tensor_shape()[0]
+
+    def dealt(dice: list[int]) -> Any:
+        state = game.new_initial_state()
+        for face in dice:
+            state.apply_action(face - 1)
+        return state
+
+    # Player 0 holds 2, 2, 3 in two deals; player 1's dice differ between them.
+    same, other_deal = dealt([2, 2, 3, 1, 1, 3]), dealt([2, 2, 3, 3, 3, 3])
+    other_dice = dealt([2, 3, 3, 1, 1, 3])
+    every_bid = list(range(game.num_distinct_actions() - 7))  # 1x1, 1x2, ... 6x3
+    for state in (same, other_deal, other_dice):
+        for bid in every_bid[1:]:  # 17 raises by the lowest step
+            state.apply_action(bid)
+    assert len(same.information_state_tensor(0)) == size
+    assert same.information_state_tensor(0) == other_deal.information_state_tensor(0)
+    assert same.information_state_tensor(1) != other_deal.information_state_tensor(1)
+    assert same.information_state_tensor(0) != other_dice.information_state_tensor(0)
+
+    # The same last actions after a different first bid: an observation keeps the last 16
+    # actions only, the information state the whole round.
+    late, early = dealt([2, 2, 3, 1, 1, 3]), dealt([2, 2, 3, 1, 1, 3])
+    late.apply_action(every_bid[0])
+    early.apply_action(every_bid[1])
+    for state in (late, early):
+        for bid in every_bid[2:]:
+            state.apply_action(bid)
+    assert late.observation_tensor(0) == early.observation_tensor(0)
+    assert late.information_state_tensor(0) != early.information_state_tensor(0)
+
+
+def test_the_information_state_tensor_is_sized_for_the_longest_round() -> None:
+    for preset_name, players in (("dudo", 6), ("perudo", 3), ("cacho", 4)):
+        game = load_game(preset_name, players)
+        state = game.new_initial_state()
+        rng = random.Random(players)
+        size = game.information_state_tensor_shape()[0]
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            player = state.current_player()
+            tensor = state.information_state_tensor(player)
+            assert len(tensor) == size and min(tensor) >= 0.0 and max(tensor) <= 1.0
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
 def test_random_seating_is_drawn_seat_by_seat() -> None:
     game = load_game("perudo", 3)  # random seating
     state = game.new_initial_state()

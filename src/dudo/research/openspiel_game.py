@@ -30,8 +30,15 @@ this module, or call :func:`load_game`.
   turn / as a polled seat); the observation string is the view as text
   (:func:`dudo.research.text.view_text`). The information state string (perfect recall) is
   the public event log, the public out-of-turn poll answers, and each change in what the
-  player saw of the dice, in order. The public observer (``private_info=NONE``) gives the
-  spectator's view as strings only. There is no information state tensor.
+  player saw of the dice, in order. The information state tensor (for Deep CFR, NFSP and
+  the like) is the observation's vector with room for every action a round can hold (not
+  only the last 16), plus the two entries: the player's dice, the public state and the
+  whole round so far. Earlier rounds enter it through what they left public (dice counts,
+  obliged players, the round number, the last reveal): every hand is shown when a round
+  ends and the next round's dice are new, so nothing private carries over from one round
+  to the next (under ``reveal_reroll`` the tensor shows a player's dice as they are now,
+  not those they re-rolled earlier in the round). The public observer
+  (``private_info=NONE``) gives the spectator's view as strings only.
 """
 
 from __future__ import annotations
@@ -112,7 +119,7 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=MAX_PLAYERS,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification={
@@ -151,13 +158,18 @@ def canonical_parameters(
     return params
 
 
+def _round_length(rules: Rules, players: int) -> int:
+    """A bound on a round's actions: the obliger's choice, at most one bid per bid of the
+    table (each raise is a higher bid), one pass per player and the closing call."""
+    return 1 + players * rules.dice_per_player * rules.faces + players + 1
+
+
 def _max_game_length(rules: Rules, players: int, max_rounds: int) -> int:
-    """A bound on decisions: per round the obliger's choice, at most one bid per bid of the
-    table (each raise is a higher bid), one pass per player and the closing call; under
-    cruzado, a poll of every other seat before each of them. Every round takes a die out of
-    play, so a game has fewer rounds than dice, unless a right spot-on can win a die back
-    or re-deal the round: then only ``max_rounds`` ends it."""
-    per_round = 1 + players * rules.dice_per_player * rules.faces + players + 1
+    """A bound on decisions: a round's actions (:func:`_round_length`), and under cruzado a
+    poll of every other seat before each of them. Every round takes a die out of play, so
+    a game has fewer rounds than dice, unless a right spot-on can win a die back or re-deal
+    the round: then only ``max_rounds`` ends it."""
+    per_round = _round_length(rules, players)
     if rules.cruzado:
         per_round *= max(1, players - 1)
     rounds = max_rounds if rules.spot_on else min(max_rounds, players * rules.dice_per_player - 1)
@@ -183,6 +195,9 @@ class DudoGame(pyspiel.Game):  # type: ignore[misc]
         self.max_rounds = max_rounds
         self.encoding = ActionEncoding(rules, players)
         self.layout = ObservationLayout(rules, players)
+        self.info_layout = ObservationLayout(
+            rules, players, history_slots=_round_length(rules, players)
+        )
         info = pyspiel.GameInfo(
             num_distinct_actions=self.encoding.size,
             max_chance_outcomes=max(rules.faces, players),
@@ -437,12 +452,13 @@ class DudoObserver:
     """OpenSpiel's observer for ``python_dudo``: tensors and strings from views only."""
 
     def __init__(self, game: DudoGame, iig_obs_type: Any) -> None:
-        self.layout = game.layout
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        # The information state holds the whole round; an observation its last actions.
+        self.layout = game.info_layout if self.perfect_recall else game.layout
         self.public_only = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
         if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise ValueError("python_dudo has no observer that sees every player's dice")
-        size = 0 if self.perfect_recall or self.public_only else self.layout.size + 2
+        size = 0 if self.public_only else self.layout.size + 2
         self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, Any] = {}
         if size:
