@@ -11,6 +11,8 @@ Run by hand (not a test):  python bench/engine_speed.py [--seconds 1.0] [--repea
     end started again at once, at N = 1, 64 and 4096 games stepped together; actions/s and
     the ratio to OpenSpiel's actions/s in case (a) with 5 dice. Then 6-player ``dudo`` at
     N = 4096, against case (b).
+(d) our OpenSpiel game ``python_dudo`` (``liars-dice``, whole games) driven through pyspiel by
+    the same loop as OpenSpiel's native ``liars_dice``: actions/s of each and their ratio.
 
 OpenSpiel comes from the optional extra:  pip install -e '.[open-spiel]'
 """
@@ -22,6 +24,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 from dudo.engine import Game, RandomChance, Rules, preset
 
@@ -91,12 +94,24 @@ def batched_games(rules: Rules, players: int, n: int) -> Runner:
     return run
 
 
+def python_dudo(numdice: int) -> Runner | None:
+    try:
+        from dudo.research.openspiel_game import load_game
+    except ImportError:
+        return None
+    return openspiel_loop(load_game("liars-dice", 2, dice_per_player=numdice))
+
+
 def openspiel_liars_dice(numdice: int) -> Runner | None:
     try:
         import pyspiel
     except ImportError:
         return None
-    game_type = pyspiel.load_game("liars_dice", {"numdice": numdice, "players": 2})
+    return openspiel_loop(pyspiel.load_game("liars_dice", {"numdice": numdice, "players": 2}))
+
+
+def openspiel_loop(game_type: Any) -> Runner:
+    """Random play of whole games of an OpenSpiel game, chance by its outcomes."""
 
     def run(seconds: float) -> tuple[int, int]:
         rng = random.Random(1)
@@ -182,6 +197,22 @@ def main() -> None:
     acts = statistics.median(a for _, a in runs)
     ratio = f"{acts / engine_full:.1f} x Game"
     print(f"{'dudo, 6 players, N=4096':<40} {games:>10.0f} {acts:>11.0f} {ratio:>15}")
+
+    print(f"\n{'OpenSpiel games':<40} {'games/s':>10} {'actions/s':>11} {'ratio':>15}")
+    for dice in (1, 5):
+        ours_game, native = python_dudo(dice), openspiel_liars_dice(dice)
+        if ours_game is None or native is None:
+            print("  OpenSpiel not installed: pip install -e '.[open-spiel]'")
+            break
+        ours_runs, ratios = [], []
+        for _ in range(args.repeats):
+            ours_runs.append(measure(ours_game, args.seconds))
+            ratios.append(ours_runs[-1][1] / measure(native, args.seconds)[1])
+        games = statistics.median(g for g, _ in ours_runs)
+        acts = statistics.median(a for _, a in ours_runs)
+        label = f"python_dudo liars-dice, {dice} dice"
+        ratio = f"{statistics.median(ratios):.3f} x native"
+        print(f"{label:<40} {games:>10.0f} {acts:>11.0f} {ratio:>15}")
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ Which ids are legal at a moment comes only from a view's ``legal_actions``
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -87,6 +88,8 @@ class ActionEncoding:
     players: int
     dice_per_player: int = 0  # 0: the rules' dice_per_player
     _pairs: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
+    # Ids already worked out, by action: legal id lists are built on every step.
+    _known: dict[Choice, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.dice_per_player == 0:
@@ -101,6 +104,7 @@ class ActionEncoding:
             for aces in range(total + 1)
         )
         object.__setattr__(self, "_pairs", pairs)
+        object.__setattr__(self, "_known", {})
 
     # ------------------------------------------------------------------ sizes and offsets
 
@@ -175,6 +179,12 @@ class ActionEncoding:
 
     def id(self, choice: Choice) -> int:
         """The id of an action (an out-of-turn ``Call(by=p)`` is the call id too)."""
+        known = self._known.get(choice)
+        if known is None:
+            known = self._known[choice] = self._find_id(choice)
+        return known
+
+    def _find_id(self, choice: Choice) -> int:
         if isinstance(choice, Bid):
             return self.bid_id(choice)
         if isinstance(choice, Call):
@@ -238,7 +248,13 @@ class ActionEncoding:
     def legal_ids(self, view: PlayerView, *, polled: bool = False) -> list[int]:
         """The ids of ``view.legal_actions``, ascending; ``polled`` adds ``no-call`` (a seat
         asked whether it calls out of turn may also let the bid stand)."""
-        ids = {self.id(a) for a in view.legal_actions}
+        return self.ids(view.legal_actions, polled=polled)
+
+    def ids(self, actions: Iterable[Action], *, polled: bool = False) -> list[int]:
+        """The ids of ``actions`` (such as ``Game.legal_actions(seat)``), ascending, with
+        ``no-call`` if ``polled``."""
+        known, find = self._known, self.id
+        ids = {known[a] if a in known else find(a) for a in actions}
         if polled:
             ids.add(self.no_call_id)
         return sorted(ids)

@@ -278,8 +278,8 @@ class _Core:
         self.drawn: list[ChanceOutcome] = []  # whole outcomes drawn for the pending step
         self.need: _NeedChance | None = None
         self.partial: list[int] = []  # dice (or seats) of the outcome being drawn
-        self.event_texts: list[str] = []
         self.seen: list[list[str]] = [[] for _ in range(game.num_players())]
+        self.seen_key: tuple[Any, ...] = ()  # see _record
         # Caches for the position as it is; advance() replaces them (clones share them).
         self.legal: list[int] | None = None
         self.strings: dict[tuple[bool, int], str] = {}
@@ -292,7 +292,6 @@ class _Core:
             twin.turns = self.turns.clone()
         twin.drawn = list(self.drawn)
         twin.partial = list(self.partial)
-        twin.event_texts = list(self.event_texts)
         twin.seen = [list(s) for s in self.seen]
         return twin
 
@@ -344,7 +343,13 @@ class _Core:
         """Log the new public events, and each player's view of the dice where it changed."""
         game = self.game
         assert game is not None
-        self.event_texts.extend(str(e) for e in game.events[len(self.event_texts) :])
+        # What anyone sees of the dice changes only with chance (a deal, a re-roll), the
+        # obliger's open/closed choice or the end of the game; bids and calls between them
+        # change nothing there, and building every player's view is most of a step's time.
+        key = (len(game.chance_log), game.phase, game.visibility, game.round_number)
+        if key == self.seen_key:
+            return
+        self.seen_key = key
         for player, seen in enumerate(self.seen):
             view = game.view(player)
             text = f"{_hand(view.my_dice)} / " + " ".join(_hand(h) for h in view.seen_dice)
@@ -506,7 +511,9 @@ class DudoObserver:
     def _history(self, state: DudoState, player: int) -> str:
         core = state.core
         lines = [f"player {player}"] if not self.public_only else ["public"]
-        lines.extend(core.event_texts)
+        game = core.game
+        if game is not None:  # (the texts are made only when a string is asked for)
+            lines.extend(str(e) for e in game.events)
         if core.turns is not None:
             lines.extend(f"at event {n}: player {p} does not call" for n, p in core.turns.declined)
         if not self.public_only:

@@ -54,20 +54,28 @@ class Turns:
     @property
     def actor(self) -> int | None:
         """The seat that decides now (None when the game is over or cut off)."""
-        if self.finished:
-            return None
-        return self.polls[0] if self.polls else self.game.to_move
+        return self._actor
 
     @property
     def polling(self) -> bool:
         """The decider is being asked for an out-of-turn call."""
-        return bool(self.polls) and not self.finished
+        return bool(self.polls) and self._actor is not None
+
+    def _settle(self) -> None:
+        # The decider changes only here and in apply(): worked out once, as environments
+        # ask for it several times a step.
+        if self.finished:
+            self._actor: int | None = None
+        else:
+            self._actor = self.polls[0] if self.polls else self.game.to_move
 
     def legal_ids(self) -> list[int]:
         actor = self.actor
         if actor is None:
             return []
-        return self.encoding.legal_ids(self.game.view(actor), polled=self.polling)
+        # The engine's legal actions for the decider: what its view would list, without
+        # building the view.
+        return self.encoding.ids(self.game.legal_actions(actor), polled=self.polling)
 
     def choice(self, action_id: int) -> Choice:
         """What ``action_id`` means for the decider now (the call of a polled seat is its
@@ -91,6 +99,7 @@ class Turns:
         if self.polling:
             if isinstance(choice, NoCall):
                 self.declined.append((len(self.game.events), self.polls.pop(0)))
+                self._settle()
                 return ()
             if not isinstance(choice, Call):
                 raise IllegalActionError(self.problem(action_id))
@@ -120,6 +129,7 @@ class Turns:
         game = self.game
         if not game.rules.cruzado or game.is_over or game.bid is None:
             self.polls = []
-            return
-        mover = game.to_move
-        self.polls = [p for p in range(game.players) if p != mover and game.legal_actions(p)]
+        else:
+            mover = game.to_move
+            self.polls = [p for p in range(game.players) if p != mover and game.legal_actions(p)]
+        self._settle()
