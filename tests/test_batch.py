@@ -43,17 +43,27 @@ def load_deal(batch: BatchGame, i: int, chance: DealtByBatch) -> None:
             chance.hands.append(batch.hand(i, p))
 
 
-def play_both(rules: Rules, players: int, n: int, seed: int, max_steps: int = 400) -> int:
+def play_both(
+    rules: Rules,
+    players: int,
+    n: int,
+    seed: int,
+    max_steps: int = 400,
+    dice: tuple[int, ...] | None = None,
+    start_total: int | None = None,
+) -> int:
     """Random legal play of ``n`` games in a batch and in ``n`` engine games, compared at
     every step; returns how many games finished."""
-    batch = BatchGame(rules, players, n, seed=seed)
+    batch = BatchGame(rules, players, n, seed=seed, dice=dice, start_total=start_total)
     encoding, layout = batch.encoding, batch.layout
     chances = [DealtByBatch() for _ in range(n)]
     games = []
     for i in range(n):
         load_deal(batch, i, chances[i])
         order = [int(p) for p in batch.order[i]]
-        games.append(Game(rules, players, chance=chances[i], order=order))
+        games.append(
+            Game(rules, players, chance=chances[i], order=order, dice=dice, start_total=start_total)
+        )
     for step in range(max_steps):
         mask = batch.legal_mask()
         for i, game in enumerate(games):
@@ -125,6 +135,22 @@ def option_values(name: str) -> st.SearchStrategy[Any]:
     high = option.high if option.high is not None else low + 6
     values = st.integers(low, high)
     return st.none() | values if option.none_ok else values
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(sorted(PRESETS)), st.data(), st.integers(0, 2**32 - 1))
+def test_games_from_any_dice_counts_play_as_the_engine(
+    name: str, data: st.DataObject, seed: int
+) -> None:
+    """Positions set up mid-game: any dice counts (a player with none is out), and the dice
+    the game began with."""
+    rules = preset(name)
+    top = min(6, rules.max_players or 6)
+    players = data.draw(st.integers(2, top))
+    dice = tuple(data.draw(st.lists(st.integers(0, 5), min_size=players, max_size=players)))
+    assume(sum(1 for d in dice if d) >= 2)
+    start_total = data.draw(st.integers(sum(dice), players * 5))
+    play_both(rules, players, n=4, seed=seed, max_steps=250, dice=dice, start_total=start_total)
 
 
 @st.composite
@@ -206,6 +232,10 @@ def test_refused_options_and_arguments_say_what_is_wrong() -> None:
         BatchGame(preset("dudo"), 3, 0)
     with pytest.raises(DudoError, match="above max_players=6"):
         BatchGame(preset("perudo"), 7, 4)
+    with pytest.raises(DudoError, match="at least two players need dice"):
+        BatchGame(preset("perudo"), 3, 4, dice=(0, 0, 3))
+    with pytest.raises(DudoError, match="start_total: 5 is below the 6 dice in play"):
+        BatchGame(preset("perudo"), 3, 4, dice=(1, 2, 3), start_total=5)
     with pytest.raises(DudoError, match="there is no player 3"):
         BatchGame(preset("dudo"), 3, 4).observe(3)
     with pytest.raises(DudoError, match=r"games: indices must be 0\.\.3"):

@@ -18,12 +18,15 @@ by step on random rule sets. Two options are refused: ``cruzado`` (out-of-turn c
 several players act at once) and ``reveal_reroll`` (its actions depend on each hand);
 no preset uses either.
 
-Every game starts with ``dice_per_player`` dice each; a game that is over stays over (its
+Every game starts with ``dice_per_player`` dice each, or with the counts ``dice`` gives
+(a player with none is out from the start, as in ``Game(dice=...)``; ``start_total`` is the
+dice the game began with, for spot-on thresholds); a game that is over stays over (its
 actions are ignored) until :meth:`BatchGame.reset` starts it again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -35,6 +38,7 @@ from dudo.engine.actions import Bid
 from dudo.engine.bids import RaiseContext, opening_problem, raise_problem
 from dudo.engine.encoding import ActionEncoding
 from dudo.engine.errors import DudoError, IllegalActionError
+from dudo.engine.game import _check_setup as check_setup
 from dudo.engine.observation import ObservationLayout
 from dudo.engine.rules import (
     Direction,
@@ -134,16 +138,16 @@ class BatchGame:
         *,
         seed: int | None = None,
         rng: np.random.Generator | None = None,
+        dice: Sequence[int] | None = None,
+        start_total: int | None = None,
         history_slots: int | None = None,
     ) -> None:
         if rules.cruzado:
             raise DudoError("the batched simulator does not play cruzado (out-of-turn calls)")
         if rules.reveal_reroll:
             raise DudoError("the batched simulator does not play reveal_reroll")
-        if not isinstance(players, int) or players < rules.min_players:
-            raise DudoError(f"players: {players!r} is below min_players={rules.min_players}")
-        if rules.max_players is not None and players > rules.max_players:
-            raise DudoError(f"players: {players} is above max_players={rules.max_players}")
+        # The same checks, and messages, as Game(rules, players, dice=..., start_total=...).
+        check_setup(rules, players, None, dice, (), None, start_total)
         if not isinstance(n, int) or n < 1:
             raise DudoError(f"n: {n!r} is not a number of games (1 or more)")
         if rng is not None and seed is not None:
@@ -160,7 +164,8 @@ class BatchGame:
             self.layout = ObservationLayout(rules, players, history_slots=history_slots)
         self.num_actions = self.encoding.size
         self.num_bids = self.encoding.num_bids
-        self.start_total = players * rules.dice_per_player
+        self.start_dice = tuple(dice) if dice is not None else (rules.dice_per_player,) * players
+        self.start_total = start_total if start_total is not None else sum(self.start_dice)
         p, f, h = players, rules.faces, self.layout.history_slots
         self.counts = np.zeros((n, p), dtype=np.int64)
         self.hands = np.zeros((n, p, f), dtype=np.int64)
@@ -212,12 +217,17 @@ class BatchGame:
         step = 1 if rules.direction is Direction.CLOCKWISE else -1
         succ[np.arange(k)[:, None], order] = np.roll(order, -step, axis=1)
         self.succ[idx] = succ
-        self.counts[idx] = rules.dice_per_player
+        self.counts[idx] = self.start_dice
         self.last_reveal[idx] = 0
         self.obliged[idx] = False
         self.round_number[idx] = 0
         self.winner[idx] = -1
-        self._start_round(idx, order[:, 0], np.zeros(k, dtype=np.bool_))
+        first = order[:, 0]
+        out = self.counts[idx, first] == 0
+        if out.any():  # the first seat has no dice: the next seat with dice opens
+            first = first.copy()
+            first[out] = self._after(idx[out], first[out])
+        self._start_round(idx, first, np.zeros(k, dtype=np.bool_))
 
     def _indices(self, games: BoolArray | IntArray | None) -> IntArray:
         if games is None:
