@@ -30,15 +30,14 @@ and research; the float ones are correctly rounded from the same integers.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
 
 from dudo.engine.actions import Bid
+from dudo.engine.counting import Counting, counting_of
 from dudo.engine.errors import DudoError
-from dudo.engine.rules import Rules
 from dudo.engine.view import PlayerView
 
 __all__ = [
@@ -55,28 +54,6 @@ __all__ = [
     "view_bid_probability",
     "view_exactly_probability",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class Counting:
-    """How dice count for a bid in one round."""
-
-    wild: bool = True
-    needs_natural: bool = False
-    faces: int = 6
-
-    def __post_init__(self) -> None:
-        if not 2 <= self.faces <= 6:
-            raise DudoError(f"faces: {self.faces} is outside 2..6")
-        if self.wild and self.faces < 3:
-            raise DudoError(f"wild aces need at least 3 faces, not {self.faces}")
-
-
-def counting_of(rules: Rules, obliging: bool = False) -> Counting:
-    """How dice count under ``rules`` in an ordinary round, or in an obliging round
-    (``obliging``: aces are never wild there)."""
-    wild = rules.aces_wild and not obliging
-    return Counting(wild, wild and rules.wild_needs_natural, rules.faces)
 
 
 def counting_for(view: PlayerView) -> Counting:

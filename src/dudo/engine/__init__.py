@@ -34,7 +34,7 @@ from dudo.engine.chance import (
     ScriptedChance,
     hand_rolls,
 )
-from dudo.engine.counting import count_matching, pass_hand
+from dudo.engine.counting import Counting, count_matching, counting_of, pass_hand
 from dudo.engine.errors import (
     ChanceError,
     DudoError,
@@ -96,6 +96,7 @@ __all__ = [
     "ChanceError",
     "ChanceOutcome",
     "ChanceSource",
+    "Counting",
     "DiceLost",
     "DieWon",
     "DoubtPass",
@@ -133,6 +134,7 @@ __all__ = [
     "Visibility",
     "VisibilityChosen",
     "count_matching",
+    "counting_of",
     "hand_rolls",
     "pass_hand",
     "placed_bid",

@@ -36,6 +36,7 @@ import numpy.typing as npt
 
 from dudo.engine.actions import Bid
 from dudo.engine.bids import RaiseContext, opening_problem, raise_problem
+from dudo.engine.counting import counting_of
 from dudo.engine.encoding import ActionEncoding
 from dudo.engine.errors import DudoError, IllegalActionError
 from dudo.engine.game import _check_setup as check_setup
@@ -467,10 +468,11 @@ class BatchGame:
         quantity, face = self.tables.quantity[bid], self.tables.face[bid]
         naturals = table[at, face - 1]
         count = naturals
-        if rules.aces_wild:
-            wild = ~self.obliging[g] & (face != 1)
-            if rules.wild_needs_natural:
-                wild &= naturals > 0
+        usual, obliging = counting_of(rules, False), counting_of(rules, True)
+        if usual.wild or obliging.wild:
+            counting_wild = np.where(self.obliging[g], obliging.wild, usual.wild)
+            needs = np.where(self.obliging[g], obliging.needs_natural, usual.needs_natural)
+            wild = counting_wild & (face != 1) & (~needs | (naturals > 0))
             count = naturals + np.where(wild, table[:, 0], 0)
         loser = np.full(k, -1, dtype=np.int64)
         winner = np.full(k, -1, dtype=np.int64)

@@ -1,11 +1,43 @@
-"""Counting dice: how many match a bid, and which pass hand a set of dice makes."""
+"""Counting dice: how dice count in a round (:class:`Counting`), how many match a bid, and
+which pass hand a set of dice makes."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 
-from dudo.engine.rules import PassHand
+from dudo.engine.errors import DudoError
+from dudo.engine.rules import PassHand, Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Counting:
+    """How dice count for a bid in one round.
+
+    ``wild``: aces count for every other face (a bid on aces counts aces only);
+    ``needs_natural`` (only with ``wild``): aces count for a face only if at least one
+    natural of it is on the table; ``faces``: faces per die.
+    """
+
+    wild: bool = True
+    needs_natural: bool = False
+    faces: int = 6
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.faces <= 6:
+            raise DudoError(f"faces: {self.faces} is outside 2..6")
+        if self.wild and self.faces < 3:
+            raise DudoError(f"wild aces need at least 3 faces, not {self.faces}")
+
+
+@lru_cache(maxsize=256)
+def counting_of(rules: Rules, obliging: bool = False) -> Counting:
+    """How dice count under ``rules`` in an ordinary round, or in an obliging round
+    (``obliging``: aces are never wild there; docs/rules.md, obliging round)."""
+    wild = rules.aces_wild and not obliging
+    return Counting(wild, wild and rules.wild_needs_natural, rules.faces)
 
 
 def count_matching(

@@ -33,7 +33,7 @@ from dudo.engine.actions import (
 )
 from dudo.engine.bids import BidTable, RaiseContext, bid_table, opening_problem, raise_problem
 from dudo.engine.chance import ChanceOutcome, ChanceSource, RandomChance, ScriptedChance
-from dudo.engine.counting import count_matching, pass_hand
+from dudo.engine.counting import count_matching, counting_of, pass_hand
 from dudo.engine.errors import DudoError, IllegalActionError, Reason, RulesError
 from dudo.engine.errors import ReasonCode as R
 from dudo.engine.events import (
@@ -470,12 +470,11 @@ class Game:
 
     def count(self, bid: Bid) -> int:
         """How many dice on the table match ``bid`` under this round's counting rules."""
-        rules = self.rules
-        wild = rules.aces_wild and not self.obliging
+        counting = counting_of(self.rules, self.obliging)
         hands = self.hidden
         if self.set_aside.count(()) != self.players:
             hands = hands + self.set_aside
-        return count_matching(hands, bid.face, wild, rules.wild_needs_natural)
+        return count_matching(hands, bid.face, counting.wild, counting.needs_natural)
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """What ``player`` (default: the player to act) may do now.
@@ -959,7 +958,7 @@ class Game:
             hands = tuple(
                 tuple(sorted(h + s)) for h, s in zip(self.hidden, self.set_aside, strict=True)
             )
-        wild = self.rules.aces_wild and not self.obliging
+        wild = counting_of(self.rules, self.obliging).wild
         return _new_tuple(Revealed, (hands, bid, count, wild, passer, pass_hand))
 
     def _call(self, caller: int, out_of_turn: bool, events: list[Event]) -> None:
