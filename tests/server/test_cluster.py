@@ -24,6 +24,7 @@ from dudo.server.wire import event_json
 from .conftest import (
     TEST_ARGS,
     Disconnected,
+    Json,
     LiveServer,
     Player,
     PostgresCluster,
@@ -295,6 +296,18 @@ def test_sigterm_hands_tables_over_without_losing_an_action(site: Site) -> None:
     play_to_the_end(second, code, players, rng)
 
 
+def table_unless_moving(server: LiveServer, code: str) -> Json:
+    """The table's JSON, or ``{"status": "moving"}`` while its owner is being replaced."""
+    with api(server) as http:
+        response = http.get(f"/api/tables/{code}")
+    if response.status_code == 503:
+        assert response.json()["code"] == "table_moving", response.text
+        return {"status": "moving"}
+    assert response.status_code == 200, f"table {code}: {response.status_code} {response.text}"
+    table: Json = response.json()
+    return table
+
+
 def test_timers_and_stand_ins_survive_the_owner(site: Site) -> None:
     """Nobody is connected: a bot stands in for Ana and two bots play on. The owner is
     killed mid-game; another process takes the table over and the game ends on its own."""
@@ -306,7 +319,8 @@ def test_timers_and_stand_ins_survive_the_owner(site: Site) -> None:
     first.kill()
     deadline = time.monotonic() + 60
     # Over, and its record stored (the table says "over" while the record is being written).
-    while (table := get_table(second, code))["status"] != "over" or not record_stored(
+    # Until the other process adopts the table it answers 503 table_moving: never 404.
+    while (table := table_unless_moving(second, code))["status"] != "over" or not record_stored(
         second, table["game"]
     ):
         assert time.monotonic() < deadline, f"the game did not finish: {table['status']}"

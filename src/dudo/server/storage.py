@@ -212,6 +212,9 @@ game_players_table = sa.Table(
     sa.Column("left_early", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
+#: The statuses of a table that needs an owner: in its lobby, or in play.
+LIVE_STATUSES: tuple[str, ...] = ("lobby", "playing")
+
 _INSERT_ACTION = actions_table.insert()
 # The same, only while this process holds the table's fence, in one statement (several
 # processes): the check shares the table's row until the commit, so a takeover's fence raise
@@ -845,7 +848,7 @@ class Store:
             _clear_next_secret(c, code)
             c.execute(fair_table.insert().values(code=code, game_id=None, secret=secret.hex()))
 
-    def load_tables(self, statuses: tuple[str, ...] = ("lobby", "playing")) -> list[StoredTable]:
+    def load_tables(self, statuses: tuple[str, ...] = LIVE_STATUSES) -> list[StoredTable]:
         """Every table whose status is one of ``statuses`` (by default the ones a server holds
         in memory from its start: lobbies and games in play), with its current game's
         actions. Finished tables are loaded one by one when someone opens them
@@ -873,9 +876,7 @@ class Store:
         """The codes of the tables in their lobby or in play (each needs an owner)."""
         with self.engine.connect() as c:
             rows = c.execute(
-                sa.select(tables_table.c.code).where(
-                    tables_table.c.status.in_(("lobby", "playing"))
-                )
+                sa.select(tables_table.c.code).where(tables_table.c.status.in_(LIVE_STATUSES))
             ).all()
         return [str(row.code) for row in rows]
 

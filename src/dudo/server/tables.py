@@ -46,6 +46,7 @@ from dudo.server.logs import table_context
 from dudo.server.metrics import Metrics
 from dudo.server.storage import (
     KEEP_HOST,
+    LIVE_STATUSES,
     ActionWrite,
     AsyncStore,
     FencedOut,
@@ -1909,6 +1910,15 @@ class Hall:
             return table
         if self.cluster is not None:
             owner = await where(self.cluster, code)
+            if owner is None and code not in self.tables:
+                # No process holds it: if it is live, its owner is gone and a takeover will
+                # adopt it within a beat, so it is moving, not missing.
+                try:
+                    stored = await self.db.run(self.store.load_table, code)
+                except StoreUnavailable:
+                    stored = None
+                if stored is not None and stored.status in LIVE_STATUSES:
+                    owner = ""
             if owner is not None and owner != self.cluster.node:
                 raise TableError(
                     503,
