@@ -64,14 +64,25 @@ async function load(code) {
   document.documentElement.lang = code;
 }
 
+/** load(code), tried again after a moment when a fetch fails (a busy or restarting
+ * server): without its strings a page would show bare keys. */
+async function loadPatiently(code, attempts) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await load(code);
+      return true;
+    } catch (err) {
+      console.warn("i18n:", err);
+      if (attempt >= attempts) return false;
+      await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+    }
+  }
+}
+
 /** Load the chosen language, bind #lang-select and translate the page's static text. */
 export async function initI18n() {
-  try {
-    await load(detectLang());
-  } catch (err) {
-    console.warn("i18n:", err);
-    if (current !== "en") await load("en").catch(() => {});
-  }
+  const code = detectLang();
+  if (!(await loadPatiently(code, 3)) && code !== "en") await loadPatiently("en", 3);
   const select = document.getElementById("lang-select");
   if (select) {
     select.value = current;
