@@ -176,12 +176,13 @@ class ExternalBot:
         assert process.stdout is not None and process.stderr is not None
         self._answers: queue.Queue[bytes | None] = queue.Queue()
         self._stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL)
+        self._stderr_reader = threading.Thread(
+            target=_keep_tail,
+            args=(process.stderr, self._stderr_tail, self.name if show_stderr else None),
+        )
         threads = [
             threading.Thread(target=_pump_lines, args=(process.stdout, self._answers)),
-            threading.Thread(
-                target=_keep_tail,
-                args=(process.stderr, self._stderr_tail, self.name if show_stderr else None),
-            ),
+            self._stderr_reader,
         ]
         for thread in threads:
             thread.daemon = True
@@ -276,7 +277,11 @@ class ExternalBot:
             _kill(self._process)  # it may be stuck: no point waiting for it to quit
             self._fail(f"did not answer {kind} #{number} within {timeout:g} s")
         if line is None:
-            self._fail(f"exited without answering {kind} #{number} ({self._exit_status()})")
+            status = self._exit_status()
+            # Its last words on stderr may still be on their way: the reader ends at the
+            # pipe's end, which comes with the exit.
+            self._stderr_reader.join(timeout=2)
+            self._fail(f"exited without answering {kind} #{number} ({status})")
         if not line.endswith(b"\n") and len(line) >= MAX_ANSWER:
             self._fail(f"answered {kind} #{number} with a line longer than {MAX_ANSWER} bytes")
         try:
