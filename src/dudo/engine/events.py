@@ -10,6 +10,7 @@ that compare equal only to events of the same type.
 
 from __future__ import annotations
 
+import typing
 from typing import NamedTuple
 
 from dudo.engine.actions import Bid
@@ -144,24 +145,8 @@ def _different_event(self: tuple[object, ...], other: object) -> bool:
     return not _same_event(self, other)
 
 
-EVENT_TYPES: tuple[type[tuple[object, ...]], ...] = (
-    SeatingRolled,
-    SeatingDecided,
-    RoundStarted,
-    ObligingRound,
-    VisibilityChosen,
-    BidMade,
-    Passed,
-    Called,
-    SpotOnClaimed,
-    PassDoubted,
-    Revealed,
-    DiceLost,
-    DieWon,
-    RoundCancelled,
-    Eliminated,
-    GameOver,
-)
+#: Every event type, in the order of the ``Event`` union (written once, there).
+EVENT_TYPES: tuple[type[tuple[object, ...]], ...] = typing.get_args(Event)
 
 for _type in EVENT_TYPES:
     # Plain tuple equality would make Passed(1) == Eliminated(1).
