@@ -331,6 +331,29 @@ def test_timers_and_stand_ins_survive_the_owner(site: Site) -> None:
     assert record["meta"]["stood_in"] == [0]
 
 
+def test_a_finished_table_is_taken_over_when_asked_for(site: Site) -> None:
+    """A table whose game is over waits for its rematch; its owner dies. Nobody adopts such a
+    table on the beat (only lobbies and games in play are): the next request for it takes it
+    over where it arrives, as a single process loads a finished table."""
+    first, second = site.servers
+    created = new_table(first, seats=2, bots=["easy"], grace_seconds=0, bot_seconds=0.05)
+    code = created["code"]
+    host_post(first, code, "start", created["token"])
+    deadline = time.monotonic() + 60
+    while (table := get_table(first, code))["status"] != "over" or not record_stored(
+        first, table["game"]
+    ):
+        assert time.monotonic() < deadline, f"the game did not finish: {table['status']}"
+        time.sleep(0.2)
+    first.kill()
+    deadline = time.monotonic() + 30
+    while (table := table_unless_moving(second, code))["status"] == "moving":
+        assert time.monotonic() < deadline, "the finished table was not taken over"
+        time.sleep(0.2)
+    assert table["status"] == "over" and table["game"] is not None
+    site.wait_for_owner(code, second, within=1)
+
+
 def test_play_now_seats_people_of_two_processes_at_one_table(site: Site) -> None:
     first, second = site.servers
     with api(first) as http:
