@@ -316,6 +316,21 @@ class BatchGame:
             self._mask.setflags(write=False)
         return self._mask
 
+    def is_legal(self, actions: IntArray) -> BoolArray:
+        """(n,): whether ``actions[i]`` is legal in game i now (an id outside the action
+        space, -1 included, is not)."""
+        legal = np.zeros(self.n, dtype=np.bool_)
+        known = (actions >= 0) & (actions < self.num_actions)
+        rows = np.flatnonzero(known)
+        legal[rows] = self.legal_mask()[rows, actions[rows]]
+        return legal
+
+    def why_illegal(self, action_id: int) -> str:
+        """What is wrong with an id found illegal by :meth:`is_legal`, in words."""
+        if not 0 <= action_id < self.num_actions:
+            return f"action id {action_id} is outside 0..{self.num_actions - 1}"
+        return f"{self.encoding.name(action_id)} (id {action_id}) is not legal now"
+
     def _legal_mask(self) -> BoolArray:
         rules, tables, nb = self.rules, self.tables, self.num_bids
         rows_idx = self._rows
@@ -407,19 +422,13 @@ class BatchGame:
         if idx.size == 0:
             return rewards
         a = acts[idx]
-        too_big = a >= self.num_actions
-        legal = np.zeros(idx.size, dtype=np.bool_)
-        legal[~too_big] = self.legal_mask()[idx[~too_big], a[~too_big]]
+        legal = self.is_legal(acts)[idx]
         if not legal.all():
             bad = int(np.flatnonzero(~legal)[0])
             game, action = int(idx[bad]), int(a[bad])
-            what = (
-                f"action id {action} is outside 0..{self.num_actions - 1}"
-                if action >= self.num_actions
-                else f"{self.encoding.name(action)} (id {action}) is not legal now"
-            )
             raise IllegalActionError(
-                f"game {game}: {what} for player {int(self.to_move[game])}; nothing was applied"
+                f"game {game}: {self.why_illegal(action)} for player "
+                f"{int(self.to_move[game])}; nothing was applied"
             )
         self._mask = None
         p = self.to_move[idx]

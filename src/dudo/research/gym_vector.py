@@ -131,13 +131,10 @@ class DudoVectorEnv(gymnasium.vector.VectorEnv[Observations, npt.NDArray[np.int6
         if restart.any():
             batch.reset(restart)
         playing = ~restart & (batch.phase != OVER) & (batch.to_move == self.seat)
-        mask = batch.legal_mask()
-        in_range = (acts >= 0) & (acts < batch.num_actions)
-        legal = np.zeros(n, dtype=np.bool_)
-        legal[in_range] = mask[np.flatnonzero(in_range), acts[in_range]]
+        legal = batch.is_legal(acts)
         illegal = playing & ~legal
         for i in np.flatnonzero(illegal):
-            self._illegal[int(i)] = self._problem(int(acts[i]))
+            self._illegal[int(i)] = batch.why_illegal(int(acts[i]))
         batch.step(np.where(playing & legal, acts, -1))
         self._play_opponents()
         over = batch.phase == OVER
@@ -196,8 +193,9 @@ class DudoVectorEnv(gymnasium.vector.VectorEnv[Observations, npt.NDArray[np.int6
             raise DudoError(
                 f"an opponent policy answered {answer!r}, not {rows.size} action ids"
             ) from None
-        ok = (chosen >= 0) & (chosen < mask.shape[1])
-        ok[ok] = mask[rows[ok], chosen[ok]]
+        everywhere = np.full(self.num_envs, -1, dtype=np.int64)
+        everywhere[rows] = chosen
+        ok = self.batch.is_legal(everywhere)[rows]
         if not ok.all():
             bad = int(np.flatnonzero(~ok)[0])
             raise DudoError(
@@ -205,12 +203,6 @@ class DudoVectorEnv(gymnasium.vector.VectorEnv[Observations, npt.NDArray[np.int6
                 f"which is not legal now (legal ids: {np.flatnonzero(mask[rows[bad]]).tolist()})"
             )
         return chosen
-
-    def _problem(self, action_id: int) -> str:
-        size = self.batch.num_actions
-        if not 0 <= action_id < size:
-            return f"action id {action_id} is outside 0..{size - 1}"
-        return f"{self.batch.encoding.name(action_id)} (id {action_id}) is not legal now"
 
     def _info(self) -> dict[str, Any]:
         n, everyone = self.num_envs, np.ones(self.num_envs, dtype=np.bool_)
