@@ -34,13 +34,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from dudo.engine.actions import Bid
+from dudo.engine import actions as engine_actions
 from dudo.engine.bids import RaiseContext, opening_problem, raise_problem
 from dudo.engine.counting import counting_of
 from dudo.engine.encoding import ActionEncoding
 from dudo.engine.errors import DudoError, IllegalActionError
 from dudo.engine.game import _check_setup as check_setup
-from dudo.engine.observation import ObservationLayout
+from dudo.engine.observation import KINDS, ObservationLayout, action_kind
 from dudo.engine.rules import (
     Direction,
     Loss,
@@ -65,8 +65,23 @@ FloatArray = npt.NDArray[np.float32]
 
 # Offsets of the actions after the bids (ActionEncoding's order).
 _CALL, _SPOT_ON, _PASS, _DOUBT_PASS, _OPEN, _CLOSED = range(6)
-# The observation's history kinds of those actions (bid is 0; reveal-bids never happen here).
-_KIND_OF_SPECIAL = np.array([2, 3, 4, 5, 6, 7, 0], dtype=np.int64)
+# The observation's history kind of each of those actions, as the observation defines it
+# (bid is kind 0; reveal-bids never happen here; the last entry, no-call, is never played).
+_KIND_OF_SPECIAL = np.array(
+    [
+        action_kind(a)
+        for a in (
+            engine_actions.CALL,
+            engine_actions.SPOT_ON,
+            engine_actions.PASS,
+            engine_actions.DOUBT_PASS,
+            engine_actions.OPEN,
+            engine_actions.CLOSED,
+        )
+    ]
+    + [0],
+    dtype=np.int64,
+)
 
 
 @dataclass(frozen=True)
@@ -289,6 +304,7 @@ class BatchGame:
         return np.asarray(self.phase == OVER, dtype=np.bool_)
 
     def dice_in_play(self) -> IntArray:
+        """(n,): the dice in play in each game."""
         return np.asarray(self.counts.sum(axis=1), dtype=np.int64)
 
     def hand(self, game: int, player: int) -> tuple[int, ...]:
@@ -355,7 +371,7 @@ class BatchGame:
             tables.opening_row + obliging * (dice + 1) + own,
         )
         mask = tables.rows[row]
-        total = self.counts.sum(axis=1)
+        total = self.dice_in_play()
         mask[:, :nb] &= self._bid_ids < (total * rules.faces)[:, None]
         bidding = self.phase == BIDDING
         standing = has_bid & bidding
@@ -396,7 +412,7 @@ class BatchGame:
         rules = self.rules
         active = self._active(self._rows)
         ok = ~self.obliging & (active >= rules.spot_on_min_players)
-        in_play = 2 * self.counts.sum(axis=1)
+        in_play = 2 * self.dice_in_play()
         threshold = rules.spot_on_threshold
         if threshold is SpotOnThreshold.MORE_THAN_HALF:
             ok &= in_play > self.start_total
@@ -628,7 +644,7 @@ class BatchGame:
         flags = sec["flags"][0]
         out[:, flags] = self.obliging
         out[:, flags + 1] = on & (self.to_move == player)
-        put("dice_in_play", np.minimum(1.0, self.counts.sum(axis=1) / most))
+        put("dice_in_play", np.minimum(1.0, self.dice_in_play() / most))
         put("round", np.minimum(1.0, self.round_number / 100))
         slots = layout.history_slots
         put("round_length", np.minimum(1.0, self.round_length / max(1, 4 * slots)))
@@ -670,12 +686,6 @@ class BatchGame:
         kind = np.where(is_bid, 0, _KIND_OF_SPECIAL[np.clip(action - nb, 0, 6)])
         out[rows, base + players + kind] = 1.0
         b_rows, b_base, b_id = rows[is_bid], base[is_bid], action[is_bid]
-        quantity_at = players + 8
+        quantity_at = players + KINDS
         out[b_rows, b_base + quantity_at] = self.tables.quantity[b_id] / most
         out[b_rows, b_base + quantity_at + self.tables.face[b_id]] = 1.0
-
-    # ------------------------------------------------------------------------- helpers
-
-    def bid_of(self, action_id: int) -> Bid:
-        """The bid an id stands for."""
-        return self.encoding.bid(action_id)

@@ -71,10 +71,11 @@ HISTORY_SLOTS = 16
 
 _PHASES = ("choose_visibility", "bidding", "over")
 _VISIBILITIES = ("normal", "closed", "open")
-_KINDS = 8
+KINDS = 8
 
 
-def _kind(action: Action) -> int:
+def action_kind(action: Action) -> int:
+    """An action's kind in the history section (see the module docstring)."""
     if isinstance(action, Bid):
         return 0
     if isinstance(action, RevealBid):
@@ -116,7 +117,7 @@ class ObservationLayout:
 
     @property
     def slot_size(self) -> int:
-        return self.players + _KINDS + 1 + self.rules.faces + 1
+        return self.players + KINDS + 1 + self.rules.faces + 1
 
     def _sizes(self) -> list[tuple[str, int]]:
         p, f = self.players, self.rules.faces
@@ -242,10 +243,10 @@ class ObservationLayout:
         for i, (player, action) in enumerate(recent):
             row = slots[first + i]
             row[seat(player)] = 1.0
-            row[players + _kind(action)] = 1.0
+            row[players + action_kind(action)] = 1.0
             bid = action.bid if isinstance(action, RevealBid) else action
             if isinstance(bid, Bid):
-                row[players + _KINDS] = bid.quantity / most
-                row[players + _KINDS + bid.face] = 1.0  # face f at offset f - 1 after quantity
+                row[players + KINDS] = bid.quantity / most
+                row[players + KINDS + bid.face] = 1.0  # face f at offset f - 1 after quantity
             if isinstance(action, RevealBid):
-                row[players + _KINDS + 1 + faces] = len(action.reveal) / dice
+                row[players + KINDS + 1 + faces] = len(action.reveal) / dice
