@@ -16,7 +16,7 @@ from dudo.bots.hard import HardBot, LookaheadBot
 from dudo.bots.match import play_game
 from dudo.bots.medium import MediumBot
 from dudo.bots.odds import Odds
-from dudo.engine import Bid, Call, Game, preset
+from dudo.engine import Bid, Call, DudoError, Game, preset
 from dudo.engine.counting import count_matching
 from dudo.engine.rules import rules_from_settings
 
@@ -112,6 +112,53 @@ def test_hard_raises_a_bid_it_holds() -> None:
     game.push(Bid(2, 5))  # player 0 alone has five that count
     action = LookaheadBot(random.Random(0)).choose(game.view(0))
     assert isinstance(action, Bid)
+
+
+def test_lookahead_mixes_by_expected_loss() -> None:
+    """Each judged action is weighted exp(-(loss - least) / T); at T = 0 only the least."""
+    game = Game.with_hands(preset("dudo"), [(5, 5, 5, 1, 1), (2, 3, 4, 6, 6)], opener=1)
+    game.push(Bid(2, 5))
+    view = game.view(0)
+    mixed = LookaheadBot(random.Random(0), temperature=0.1)
+    losses = mixed._losses(view)
+    assert losses is not None and set(losses) <= set(view.legal_actions)
+    policy = mixed.policy(view)
+    assert abs(sum(policy.values()) - 1.0) < 1e-9
+    best = min(losses, key=losses.__getitem__)
+    assert max(policy, key=policy.__getitem__) == best
+    for action, p in policy.items():
+        ratio = np.exp((losses[best] - losses[action]) / 0.1)
+        assert p / policy[best] == pytest.approx(ratio)
+        assert ratio >= 1e-3  # nothing far worse is ever played
+    pure = LookaheadBot(random.Random(0), temperature=0.0).policy(view)
+    assert pure == {best: 1.0}
+    # choose draws from that policy
+    drawn = [mixed.choose(view) for _ in range(300)]
+    assert set(drawn) <= set(policy)
+    share = drawn.count(best) / len(drawn)
+    spread = 5 * np.sqrt(policy[best] * (1 - policy[best]) / len(drawn))
+    assert abs(share - policy[best]) <= spread
+
+
+@pytest.mark.parametrize("temperature", [-0.1, float("nan")])
+def test_lookahead_temperature_is_checked(temperature: float) -> None:
+    with pytest.raises(DudoError, match="temperature"):
+        LookaheadBot(random.Random(0), temperature=temperature)
+
+
+def test_hard_lookahead_is_deterministic_by_default() -> None:
+    """Mixing was measured weaker (bench/lookahead_temperature.py): hard's lookahead plays
+    the least expected loss alone, the first in legal order on a tie."""
+    game = Game.with_hands(preset("liars-dice"), [(5, 5, 5, 1, 1), (2, 3, 4, 6, 6)], opener=1)
+    game.push(Bid(2, 5))
+    view = game.view(0)
+    bot = LookaheadBot(random.Random(0))
+    losses = bot._losses(view)
+    assert losses is not None
+    least = min(losses.values())
+    first = next(action for action in view.legal_actions if losses.get(action) == least)
+    assert bot.policy(view) == {first: 1.0}
+    assert {bot.choose(view) for _ in range(20)} == {first}
 
 
 def test_hard_plays_the_book_heads_up() -> None:
