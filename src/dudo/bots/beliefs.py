@@ -54,7 +54,7 @@ class BidModel:
 
 @lru_cache(maxsize=128)
 def hand_table(dice: int, faces: int) -> tuple[Ints, Floats]:
-    """Every hand of ``dice`` dice (:func:`~dudo.bots.odds.hand_rolls` order) as face counts
+    """Every hand of ``dice`` dice (:func:`~dudo.engine.chance.hand_rolls` order) as face counts
     (``counts[h, f]``, column 0 unused) and the chance of rolling it."""
     hands = hand_rolls(dice, faces)
     counts = np.zeros((len(hands), faces + 1), dtype=np.int64)
@@ -89,7 +89,9 @@ def binomial_tail(unknown: int, chance: float) -> Floats:
     return tail
 
 
-def _sigmoid(x: Floats) -> Floats:
+def sigmoid(x: Floats) -> Floats:
+    """The logistic function, elementwise: how the bidding model turns a margin into a chance
+    (here and in the lookahead's prediction of a call, :mod:`dudo.bots.hard`)."""
     out: Floats = 1.0 / (1.0 + np.exp(-x))
     return out
 
@@ -171,11 +173,11 @@ class Beliefs:
 
     def _update_bid(self, player: int, bid: Bid, standing: Bid | None) -> None:
         model = self.model
-        likelihood = _sigmoid(
+        likelihood = sigmoid(
             model.sharpness * (self._chance_true(player, bid) - model.bid_threshold)
         )
         if standing is not None:
-            likelihood = likelihood * _sigmoid(
+            likelihood = likelihood * sigmoid(
                 model.sharpness * (self._chance_true(player, standing) - model.call_threshold)
             )
         likelihood = likelihood * self._face_choice(player, bid.face)

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from dudo.bots.beliefs import BeliefOdds, Beliefs, BidModel, Floats, Ints, binomial_tail
+from dudo.bots.beliefs import BeliefOdds, Beliefs, BidModel, Ints, sigmoid
 from dudo.bots.medium import MediumBot
 from dudo.bots.odds import Odds
 from dudo.bots.probability import holds_pass_hand, pass_credibility
@@ -56,8 +56,11 @@ class LookaheadBot(MediumBot):
 
     ``continuation`` is the expected loss charged when the next player raises rather than
     calls, heads-up; with more players it is divided by the other players still in.
-    ``call_threshold`` is where the predicted answer turns from raising to calling: the
-    chance of the bid, as the next player's own dice make it. The threshold was 0.2, tuned
+    ``predicted_call_threshold`` is where the predicted answer turns from raising to calling:
+    the chance of the bid, as the next player's own dice make it. It is not the bidding
+    model's ``call_threshold`` (0.35), which reads what a raise says about the raiser's dice
+    when inferring beliefs; this one predicts whether a raise of ours is called, which is
+    what a best-responding opponent decides. It was 0.2, tuned
     against the lower levels, which seldom call: a 100,000-step MaskablePPO run
     (``bench/exploiter_trial.py``, ``dudo`` heads-up) then called its raises and won 94% of
     its games. At 0.5 (a player calls what is less likely than not), with spot-on judged on
@@ -73,7 +76,7 @@ class LookaheadBot(MediumBot):
         *,
         model: BidModel | None = None,
         continuation: float = 0.0,
-        call_threshold: float = 0.5,
+        predicted_call_threshold: float = 0.5,
         temperature: float | None = None,
     ) -> None:
         super().__init__(rng, model=model)
@@ -82,7 +85,7 @@ class LookaheadBot(MediumBot):
         if not temperature >= 0:  # also refuses NaN
             raise DudoError(f"the lookahead's temperature must be at least 0, not {temperature}")
         self.continuation = continuation
-        self.call_threshold = call_threshold
+        self.predicted_call_threshold = predicted_call_threshold
         self.temperature = temperature
 
     def choose(self, view: PlayerView) -> Action:
@@ -175,7 +178,7 @@ class LookaheadBot(MediumBot):
             quantities: Ints = np.array(listed, dtype=np.int64)
             # The next player's call, as the model predicts it from each hand they may hold.
             judged = beliefs.judged_by(nxt, face, quantities)
-            calls: Floats = 1.0 / (1.0 + np.exp(model.sharpness * (judged - self.call_threshold)))
+            calls = sigmoid(model.sharpness * (self.predicted_call_threshold - judged))
             # Whether the bid is false given that hand: everyone else's dice convolved.
             rest = beliefs.count_distribution(face, without=nxt)
             below = np.concatenate(([0.0], np.cumsum(rest)))  # below[m] = P(rest < m)
@@ -203,4 +206,4 @@ class HardBot(SolverBot):
         super().__init__(rng, fallback=SearchBot(rng, budget=chosen))
 
 
-__all__ = ["HardBot", "LookaheadBot", "binomial_tail"]
+__all__ = ["HardBot", "LookaheadBot"]

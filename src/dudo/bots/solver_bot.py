@@ -33,16 +33,17 @@ _log = logging.getLogger(__name__)
 _warned: set[str] = set()
 
 
-def _warn_once(error: Exception) -> None:
+def _warn_once(error: Exception, fallback: object) -> None:
     """Log why the book could not be used: in full the first time, briefly after that."""
     text = f"{type(error).__name__}: {error}"
+    message = "solver bot: falling back to %s (%s)"
     if text in _warned:
-        _log.debug("solver bot: falling back to the easy bot (%s)", text)
+        _log.debug(message, type(fallback).__name__, text)
         return
     if len(_warned) > 100:
         _warned.clear()
     _warned.add(text)
-    _log.warning("solver bot: falling back to the easy bot (%s)", text, exc_info=error)
+    _log.warning(message, type(fallback).__name__, text, exc_info=error)
 
 
 class SolverBot:
@@ -102,7 +103,7 @@ class SolverBot:
         try:
             options = self._from_book(view)
         except Exception as error:  # a damaged book or a surprise must never stop a game
-            _warn_once(error)
+            _warn_once(error, self.fallback)
             return None
         if options is None or not all(a in view.legal_actions for a, _ in options):
             return None
