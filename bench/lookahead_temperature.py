@@ -79,21 +79,7 @@ def arena(temperatures: list[float], games: int, rules_names: list[str], pool: l
         for rules_name in rules_names:
             for opponent in pool:
                 began = time.perf_counter()
-                if opponent == "hard@0":
-                    found = _against_deterministic(temperature, games, rules_name)
-                else:
-                    hard_module.LOOKAHEAD_TEMPERATURE = temperature
-                    config = ArenaConfig(
-                        bots=("hard", opponent),
-                        games=games,
-                        rules=rules_name,
-                        dice=5,
-                        seed=14,
-                        workers=1,
-                        save=False,
-                        common_deals=True,
-                    )
-                    found = run_arena(config)
+                found = _hard_against(opponent, temperature, games, rules_name)
                 paired = found.paired
                 assert paired is not None
                 d = paired.difference
@@ -110,9 +96,10 @@ def arena(temperatures: list[float], games: int, rules_names: list[str], pool: l
                 )
 
 
-def _against_deterministic(temperature: float, games: int, rules_name: str) -> ArenaResult:
-    """`hard` at ``temperature`` against `hard` at 0: the bot registry builds both seats from
-    the one module constant, so the opponent's seat is registered under its own name."""
+def _hard_against(opponent: str, temperature: float, games: int, rules_name: str) -> ArenaResult:
+    """`hard` at ``temperature`` against ``opponent`` on common deals. ``hard@0`` is `hard` at
+    T = 0: the bot registry builds every `hard` seat from the one module constant, so that
+    opponent is registered under its own name with its lookahead set to 0."""
     import dudo.bots as bots
 
     def zero(rng: random.Random) -> bots.Bot:
@@ -125,7 +112,7 @@ def _against_deterministic(temperature: float, games: int, rules_name: str) -> A
     bots._FACTORIES["hard@0"] = zero
     hard_module.LOOKAHEAD_TEMPERATURE = temperature
     config = ArenaConfig(
-        bots=("hard", "hard@0"),
+        bots=("hard", opponent),
         games=games,
         rules=rules_name,
         dice=5,
