@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from dudo.engine.actions import (
     CALL,
@@ -121,13 +121,9 @@ _STATE_FIELDS = (
     "passer",
     "passed",
     "_round_start",
-    "_after",
-    "_pass_ok",
-    "_spot_ok",
-    "_plain",
+    "_round",
     "winner",
     "active",
-    "_table",
 )
 # A bid changes only these fields and draws no chance, so pushing one saves just them.
 _BID_FIELDS = ("bid", "bidder", "passer", "round_bids", "to_move")
@@ -145,13 +141,8 @@ class Game:
     """
 
     __slots__ = (
-        "_after",
-        "_pass_ok",
-        "_plain",
+        "_round",
         "_round_start",
-        "_spot_ok",
-        "_succ",
-        "_table",
         "_undo",
         "active",
         "bid",
@@ -221,9 +212,10 @@ class Game:
         self.events.append(_new_tuple(SeatingDecided, (seated, rules.direction)))
 
         first = seated[0]
-        if not self.counts[first]:  # the next seat with dice opens (_start_round sets _succ too)
-            self._succ = _successors(tuple(seated), rules.direction is _CLOCKWISE)
-            first = self._next_active(first)
+        if not self.counts[first]:  # the next seat with dice opens
+            succ = _successors(tuple(seated), rules.direction is _CLOCKWISE)
+            while not self.counts[first]:
+                first = succ[first]
         if obliger is not None:
             self.obliged = self.obliged | {obliger}
             first = obliger
@@ -384,10 +376,11 @@ class Game:
         return tuple(order)
 
     def _next_active(self, player: int) -> int:
-        nxt = self._succ[player]
+        succ = self._round.succ
+        nxt = succ[player]
         counts = self.counts
         while not counts[nxt]:
-            nxt = self._succ[nxt]
+            nxt = succ[nxt]
         return nxt
 
     @property
@@ -408,8 +401,8 @@ class Game:
         self.passed: frozenset[int] = _NOBODY
         # The action that ended the last round is appended to history after this runs.
         self._round_start = len(self.history) + (1 if number > 1 else 0)
-        self._succ, self._after, self._pass_ok, self._spot_ok, self._plain, self._table = (
-            _round_setup(rules, tuple(self.order), self.counts, obliging, self.start_total)
+        self._round = _round_setup(
+            rules, tuple(self.order), self.counts, obliging, self.start_total
         )
         self.hidden: tuple[tuple[int, ...], ...] = ((),) * self.players
         self.set_aside: tuple[tuple[int, ...], ...] = self.hidden
@@ -487,12 +480,12 @@ class Game:
             # ([*memo] is a fresh list, and quicker to build than list(memo).)
             bid = self.bid
             if bid is None:
-                return [*self._table.opening_tuples[self.counts[self.to_move]]]
-            if self._plain:
+                return [*self._round.table.opening_tuples[self.counts[self.to_move]]]
+            if self._round.plain:
                 context = _NORMAL
                 if self.obliging or (self.round_bids == 1 and bid.face == 1):
                     context = self._context(self.to_move)  # see _context
-                return [*self._table.raise_calls[context][bid]]
+                return [*self._round.table.raise_calls[context][bid]]
             return self._mover_actions()
         if phase is _OVER:
             return []
@@ -515,7 +508,7 @@ class Game:
         if self.phase is _CHOOSING:
             return [OPEN, CLOSED]
         p = self.to_move
-        table = self._table
+        table = self._round.table
         bid = self.bid
         if bid is None:
             return list(table.openings(self.counts[p]))
@@ -555,10 +548,10 @@ class Game:
         return player in self.obliged and player != self.obliger
 
     def _may_pass(self, player: int) -> bool:
-        return self._pass_ok and self.passer is None and player not in self.passed
+        return self._round.pass_ok and self.passer is None and player not in self.passed
 
     def _may_spot_on(self, player: int) -> bool:
-        if not self._spot_ok[player]:
+        if not self._round.spot_on_ok[player]:
             return False
         return self.passer is None or self.rules.pass_allows_spot_on
 
@@ -602,9 +595,9 @@ class Game:
             standing = self.bid
             if kind is Bid:
                 if standing is None:
-                    legal = self._table.opening_set(self.counts[self.to_move])
+                    legal = self._round.table.opening_set(self.counts[self.to_move])
                 else:
-                    legal = self._table.raise_set(self._context(self.to_move), standing)
+                    legal = self._round.table.raise_set(self._context(self.to_move), standing)
                 if action in legal:
                     return None
                 return self._bid_problem(self.to_move, action)  # type: ignore[arg-type]
@@ -650,7 +643,7 @@ class Game:
         return Reason(R.NOT_AN_ACTION, f"{action!r} is not an action", action=repr(action))
 
     def _bid_problem(self, player: int, bid: Bid) -> Reason | None:
-        table = self._table
+        table = self._round.table
         if not (isinstance(bid.quantity, int) and isinstance(bid.face, int)):
             return Reason(R.BID_NOT_WHOLE, f"{bid!r} is not a bid of whole numbers", bid=repr(bid))
         if not 1 <= bid.face <= self.rules.faces:
@@ -793,12 +786,12 @@ class Game:
             p = self.to_move
             standing = self.bid
             if standing is None:
-                legal = self._table.opening_sets[self.counts[p]]
+                legal = self._round.table.opening_sets[self.counts[p]]
             else:
                 context = _NORMAL
                 if self.obliging or (self.round_bids == 1 and standing.face == 1):
                     context = self._context(p)  # only then may it differ from NORMAL
-                legal = self._table.raise_sets[context][standing]
+                legal = self._round.table.raise_sets[context][standing]
             if action in legal:
                 # What _place_bid does, inlined; only the _BID_FIELDS change (see _save).
                 self._undo.append(
@@ -818,7 +811,7 @@ class Game:
                 self.bidder = p
                 self.passer = None
                 self.round_bids += 1
-                self.to_move = self._after[p]
+                self.to_move = self._round.after[p]
                 self.history.append((p, action))
                 self.events.append(event)
                 return (event,)
@@ -883,13 +876,9 @@ class Game:
             self.passer,
             self.passed,
             self._round_start,
-            self._after,
-            self._pass_ok,
-            self._spot_ok,
-            self._plain,
+            self._round,
             self.winner,
             self.active,
-            self._table,
         )
 
     def _restore(self, saved: tuple[Any, ...]) -> None:
@@ -913,7 +902,7 @@ class Game:
             events.append(Passed(p))
             self.passer = p
             self.passed = self.passed | {p}
-            self.to_move = self._after[p]
+            self.to_move = self._round.after[p]
         elif isinstance(action, DoubtPass):
             self._doubt_pass(p, events)
         elif isinstance(action, SpotOn):
@@ -933,7 +922,7 @@ class Game:
         self.bidder = p
         self.passer = None
         self.round_bids += 1
-        self.to_move = self._after[p]
+        self.to_move = self._round.after[p]
 
     def _reveal_and_bid(self, p: int, action: RevealBid, events: list[Event]) -> None:
         rest = list(self.hidden[p])
@@ -1129,14 +1118,23 @@ class Game:
         )
 
 
+class RoundSetup(NamedTuple):
+    """What the seating and a round's dice counts decide before anyone acts (counts only
+    change between rounds), kept by the game as one value."""
+
+    succ: tuple[int, ...]  # who sits after each player (see _successors)
+    after: tuple[int, ...]  # who acts after each player: the next seat with dice
+    pass_ok: bool  # whether anyone may pass this round
+    spot_on_ok: tuple[bool, ...]  # whether each player may claim spot-on
+    plain: bool  # only raises and calls: the fast path of legal_actions
+    table: BidTable  # the bids of this round's dice in play
+
+
 @lru_cache(maxsize=4096)
 def _round_setup(
     rules: Rules, order: tuple[int, ...], counts: tuple[int, ...], obliging: bool, start_total: int
-) -> tuple[tuple[int, ...], tuple[int, ...], bool, tuple[bool, ...], bool, BidTable]:
-    """What the seating and a round's dice counts decide before anyone acts (counts only
-    change between rounds): who sits after each player (see _successors), who acts after
-    each player, whether anyone may pass, whether each player may spot-on, whether the
-    round is plain (only raises and calls), and the bid table."""
+) -> RoundSetup:
+    """The :class:`RoundSetup` of a round (cached: rounds repeat their counts)."""
     players = len(counts)
     succ = _successors(order, rules.direction is Direction.CLOCKWISE)
     after = []
@@ -1160,7 +1158,7 @@ def _round_setup(
         spot_ok = (True,) * players
     plain = not (pass_ok or any(spot_ok) or (rules.reveal_reroll and not obliging))
     table = bid_table(rules, sum(counts), obliging)
-    return succ, tuple(after), pass_ok, spot_ok, plain, table
+    return RoundSetup(succ, tuple(after), pass_ok, spot_ok, plain, table)
 
 
 # Builds a named tuple without its Python-level __new__: events and chance outcomes are
