@@ -27,7 +27,7 @@ from dudo.solver.abstract_strategy import AbstractStrategy, from_profile, sample
 from dudo.solver.abstraction import AbstractRound, AbstractSolver, build_abstract_round
 from dudo.solver.book import PLAY_RECALL_WITH_CLAIMS, Book, solve_book
 from dudo.solver.game import Abstraction, Budget, GameSolver
-from dudo.solver.position import Position, position_after, start_game
+from dudo.solver.position import Position, start_game
 from dudo.solver.round import MoveKind, Moves, move_action, round_payoff
 
 # Three faces keep the rounds small; five-different needs five faces.
@@ -91,7 +91,7 @@ def test_the_graph_offers_what_the_engine_allows_and_pays_what_it_says(
             break
     s0 = g.signals[0].index(_signal(start_game(SMALL, Position(dice), hands), 0))
     s1 = g.signals[1].index(_signal(start_game(SMALL, Position(dice), hands), 1))
-    expected = round_payoff(position_after(game), game, dice)
+    expected = round_payoff(game, dice)
     move, caller = ended_by
     paid = g.payoff[move, caller, s0, s1] / g.joint[s0, s1]
     assert paid == pytest.approx(expected)

@@ -50,7 +50,7 @@ Continuation = Callable[[Outcome, Game], float]
 """Player 0's payoff for an outcome (the game after the call is given too)."""
 
 
-def round_payoff(outcome: Outcome, game: Game, before: tuple[int, int]) -> float:
+def round_payoff(game: Game, before: tuple[int, int]) -> float:
     """+1 to the player who won the call, -1 to the one who lost dice (one round alone)."""
     counts = game.counts
     return 1.0 if counts[1] < before[1] else -1.0
@@ -366,7 +366,7 @@ def call_payoffs(
                 outcome = position_after(game)
                 outcome_of[(i, key)] = outcome
                 if continuation is None:
-                    value_of[i, key] = round_payoff(outcome, game, before)
+                    value_of[i, key] = round_payoff(game, before)
                 else:
                     value_of[i, key] = continuation(outcome, game)
                 for _ in range(len(history) + ending):
