@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from dudo.bots import make_adviser, make_bot
 from dudo.bots.hard import HardBot
 from dudo.bots.match import play_game
-from dudo.bots.search import SearchBot
+from dudo.bots.search import RolloutModel, SearchBot, call_margins
 from dudo.engine import CALL, PRESETS, Bid, Call, DudoError, Game, RandomChance, RevealBid
 from dudo.engine.rules import Rules, rules_from_settings
 
@@ -210,3 +210,26 @@ def test_an_adviser_searches_without_a_clock() -> None:
     first = make_adviser("hard", random.Random("same")).choose(view)
     assert all(make_adviser("hard", random.Random("same")).choose(view) == first for _ in range(3))
     assert type(make_adviser("easy", random.Random(1))) is type(make_bot("easy", random.Random(1)))
+
+
+def test_call_margins_follow_the_answers_that_reveals_expose() -> None:
+    """A player who raised a bid their dice made hopeless is fitted a high call margin (they
+    call only absurd bids); one who called a bid their own dice made true, a low one."""
+    prior = RolloutModel().call_margin
+    rules = PRESETS["dudo"]
+    # Player 1 holds no six and no ace, yet raises 11 sixes of 15 dice; player 2 then calls.
+    game = Game.with_hands(rules, [(6, 6, 1, 2, 3), (2, 3, 4, 5, 5), (2, 2, 3, 4, 4)], opener=0)
+    assert call_margins(game.view(0), RolloutModel()) == [prior] * 3  # nothing revealed yet
+    game.push(Bid(11, 6))
+    game.push(Bid(12, 6))
+    game.push(CALL)
+    margins = call_margins(game.view(None), RolloutModel())
+    assert margins[1] > prior
+    assert margins[0] == prior  # an opening answers nothing
+    # Player 1 sees four fives with aces wild and calls three fives.
+    game = Game.with_hands(rules, [(2, 3, 4, 6, 6), (5, 5, 1, 1, 2), (2, 2, 3, 4, 4)], opener=0)
+    game.push(Bid(3, 5))
+    game.push(CALL)
+    margins = call_margins(game.view(None), RolloutModel())
+    assert margins[1] < prior
+    assert margins[2] == prior

@@ -17,7 +17,9 @@ in spirit:
    policy for everyone (:class:`RolloutModel`, the bidding model the beliefs assume, judged
    from the dice each player can see): call a bid that looks unlikely, claim spot-on when
    the count looks exact, otherwise raise to the lowest bid of a face chosen by how well it
-   is supported.
+   is supported. How readily each opponent calls is their own: a call margin fitted to the
+   answers the reveals so far exposed (:func:`call_margins`), so that a player who calls
+   only absurd bids is not expected to call a merely unlikely one.
 4. **Value.** This player's share of the dice in play after the round (1 or 0 when the
    game ends), a proxy for its chance to win: losing a die costs, gaining one under
    spot-on pays, another player's loss helps a little. Every candidate is played on the
@@ -40,6 +42,12 @@ constants are the bidding model's (:class:`~dudo.bots.beliefs.BidModel`). Credit
 in the rollouts only as far as their trust (so that a bluffer's bids get no die) was tried
 and changed nothing measurable, 1,000 games a cell: 1 against 5 ``bluffer`` -4.8 -> -4.6,
 ``medium`` -1.8 -> -1.4, 1 against 3 ``bluffer`` -1.2 -> -2.0 (intervals about ±4.5).
+Fitted call margins (the prior's spread :data:`MARGIN_PRIOR_SD`, by judgement: a margin
+moves about 0.1 per answer that contradicts it) changed every cell by -0.4 to +3.6 points,
+six of seven up (1 against 3: ``medium`` +4.6 -> +5.6, ``caller`` +34.4 -> +37.0,
+``bluffer`` -1.2 -> -0.2, ``easy`` +26.6 -> +26.2; 1 against 5: ``medium`` -1.8 -> +1.8,
+``caller`` +34.2 -> +35.0, ``bluffer`` -4.8 -> -4.6), none beyond its interval. The fits
+read ``caller`` about -0.15, ``easy`` about 0, ``bluffer`` and ``medium`` +0.3 to +0.8.
 
 Anything the search does not cover (heads-up play, the obliging round's visibility choice,
 a single legal action) is decided by :class:`~dudo.bots.hard.LookaheadBot`.
@@ -71,9 +79,10 @@ from dudo.engine.actions import (
     Pass,
     SpotOn,
 )
+from dudo.engine.bids import BidTable, RaiseContext, bid_table
 from dudo.engine.chance import RandomChance, hand_rolls
 from dudo.engine.errors import DudoError
-from dudo.engine.events import BidMade, Revealed, RoundStarted
+from dudo.engine.events import BidMade, Called, Revealed, RoundStarted
 from dudo.engine.game import Game
 from dudo.engine.view import PlayerView
 
@@ -100,6 +109,11 @@ TRUSTED_EXCESS = 0.8
 
 #: Bids of full trust every player starts with.
 TRUST_PRIOR = 4
+
+#: The call margins fitted to a player's revealed decisions (:func:`call_margins`): the
+#: grid searched, and the spread of the prior around the rollout model's own margin.
+MARGIN_GRID = tuple(round(-0.3 + 0.05 * i, 2) for i in range(23))
+MARGIN_PRIOR_SD = 0.15
 
 #: Rollout steps after which a round is scored as it stands (rounds end far sooner).
 _MAX_STEPS = 200
@@ -334,6 +348,8 @@ class SearchBot(LookaheadBot):
         seeds = gen.integers(0, 2**62, size=self.samples)
         later = RandomChance(int(seeds[0]))
         totals = [0.0] * len(candidates)
+        margins = call_margins(view, self.rollout)
+        margins[me] = self.rollout.call_margin  # this player's own play is not modelled
         sees: list[tuple[int, ...]] | None = None
         deadline = time.perf_counter() + self.budget
         done = 0
@@ -353,7 +369,9 @@ class SearchBot(LookaheadBot):
                 if action is not None:
                     game.push(action)
                     pushed = 1
-                pushed += self._play_out(game, round_number, know, beliefs.counting.wild, rng)
+                pushed += self._play_out(
+                    game, round_number, know, beliefs.counting.wild, margins, rng
+                )
                 totals[index] += _value(game, me)
                 for _ in range(pushed):
                     game.pop()
@@ -369,6 +387,7 @@ class SearchBot(LookaheadBot):
         round_number: int,
         know: list[_Knowledge],
         wild: bool,
+        margins: Sequence[float],
         rng: random.Random,
     ) -> int:
         """Play the round to its end with the rollout policy; the number of actions pushed."""
@@ -377,7 +396,11 @@ class SearchBot(LookaheadBot):
         model = self.rollout
         while not game.is_over and game.round_number == round_number and pushed < _MAX_STEPS:
             legal = game.legal_actions()
-            game.push(_rollout_action(game, legal, know[game.to_move], wild, faces, model, rng))
+            mover = game.to_move
+            action = _rollout_action(
+                game, legal, know[mover], wild, faces, model, margins[mover], rng
+            )
+            game.push(action)
             pushed += 1
         return pushed
 
@@ -389,9 +412,11 @@ def _rollout_action(
     wild: bool,
     faces: int,
     model: RolloutModel,
+    margin: float,
     rng: random.Random,
 ) -> Action:
-    """The rollout policy's action (:class:`RolloutModel`) for the player to move."""
+    """The rollout policy's action (:class:`RolloutModel`, with the mover's call
+    ``margin``) for the player to move."""
     counts, unknown, sees = know.counts, know.unknown, know.sees
     extras: set[Action] = set()
     for action in reversed(legal):  # the raises come first, other actions after them
@@ -435,7 +460,7 @@ def _rollout_action(
             return SPOT_ON
         # Call when the bid looks likelier false than the best raise looks true.
         best = max(chances, default=0.0)
-        doubt = _sigmoid(model.sharpness * (1.0 - standing - best - model.call_margin))
+        doubt = _sigmoid(model.sharpness * (1.0 - standing - best - margin))
         if CALL in extras:
             if rng.random() < doubt:
                 return CALL
@@ -455,6 +480,104 @@ def _rollout_action(
         if pick < 0.0:
             return option
     return options[-1]
+
+
+def call_margins(view: PlayerView, model: RolloutModel) -> list[float]:
+    """Each player's call margin for the rollouts, fitted to how they answered standing bids
+    in the rounds whose dice were revealed.
+
+    At a reveal every hand is known, so each earlier answer (a call, or a raise) can be
+    judged as the player saw it: ``x = 1 - P - B`` with ``P`` the standing bid's chance and
+    ``B`` the best lowest raise's, from their own dice and fair dice elsewhere, as the
+    rollout policy judges (:func:`_rollout_action`). The margin ``m`` is the grid value of
+    greatest posterior, calls being ``sigmoid(sharpness * (x - m))`` likely, under a normal
+    prior around the model's ``call_margin``: a player who calls only absurd bids (a
+    bluffer) gets a high margin, one who calls readily a low one."""
+    rules = view.rules
+    faces = rules.faces
+    judged: list[list[tuple[float, bool]]] = [[] for _ in range(view.players)]
+    pending: list[tuple[int, Bid, bool]] = []  # (player, bid they answered, called?)
+    standing: Bid | None = None
+    bidder: int | None = None
+    dice_in_play = 0
+    plain = False
+    for event in view.events:
+        kind = type(event)
+        if kind is RoundStarted:
+            assert isinstance(event, RoundStarted)
+            pending, standing, bidder = [], None, None
+            dice_in_play = sum(event.dice_counts)
+            plain = not event.obliging
+        elif kind is BidMade:
+            assert isinstance(event, BidMade)
+            if standing is not None and bidder != event.player:
+                pending.append((event.player, standing, False))
+            standing, bidder = event.bid, event.player
+        elif kind is Called:
+            assert isinstance(event, Called)
+            if not event.out_of_turn:
+                pending.append((event.player, event.bid, True))
+        elif kind is Revealed:
+            assert isinstance(event, Revealed)
+            if plain:
+                table = bid_table(rules, dice_in_play, False)
+                for player, bid, called in pending:
+                    x = _answer_margin(event, table, player, bid, faces, model)
+                    if x is not None:
+                        judged[player].append((x, called))
+            pending = []
+    prior = model.call_margin
+    out: list[float] = []
+    for decisions in judged:
+        if not decisions:
+            out.append(prior)
+            continue
+        xs = np.array([x for x, _ in decisions])
+        calls = np.array([c for _, c in decisions])
+        grid = np.array(MARGIN_GRID)
+        chance = 1.0 / (1.0 + np.exp(-model.sharpness * (xs[None, :] - grid[:, None])))
+        chance = np.clip(chance, 1e-9, 1.0 - 1e-9)
+        fit = np.where(calls[None, :], np.log(chance), np.log1p(-chance)).sum(axis=1)
+        fit -= (grid - prior) ** 2 / (2.0 * MARGIN_PRIOR_SD**2)
+        out.append(float(grid[int(np.argmax(fit))]))
+    return out
+
+
+def _answer_margin(
+    reveal: Revealed,
+    table: BidTable,
+    player: int,
+    bid: Bid,
+    faces: int,
+    model: RolloutModel,
+) -> float | None:
+    """``1 - P - B`` of one answer to ``bid``, as ``player`` saw it (see :func:`call_margins`)."""
+    hand = reveal.hands[player]
+    if not hand:
+        return None
+    unknown = table.dice_in_play - len(hand)
+    counts = [0] * (faces + 1)
+    for die in hand:
+        counts[die] += 1
+    wild = reveal.wild_aces
+    wild_face = wild and bid.face != 1
+    credit = min(model.credit_bidder, unknown)
+    tail = _tail(unknown - credit, faces, wild_face)
+    need = bid.quantity - counts[bid.face] - (counts[1] if wild_face else 0) - credit
+    standing = tail[min(max(need, 0), unknown - credit + 1)]
+    best = 0.0
+    seen: set[int] = set()
+    for option in table.raises(RaiseContext.NORMAL, bid):
+        if option.face in seen:
+            continue
+        seen.add(option.face)
+        option_wild = wild and option.face != 1
+        support = counts[option.face] + (counts[1] if option_wild else 0)
+        chances = _tail(unknown, faces, option_wild)
+        best = max(best, chances[min(max(option.quantity - support, 0), unknown + 1)])
+        if len(seen) == faces:
+            break
+    return 1.0 - standing - best
 
 
 def _live(view: PlayerView) -> int:
