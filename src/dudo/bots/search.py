@@ -44,9 +44,10 @@ and changed nothing measurable, 1,000 games a cell: 1 against 5 ``bluffer`` -4.8
 ``medium`` -1.8 -> -1.4, 1 against 3 ``bluffer`` -1.2 -> -2.0 (intervals about ±4.5).
 Fitted call margins (the prior's spread :data:`MARGIN_PRIOR_SD`, by judgement: a margin
 moves about 0.1 per answer that contradicts it) changed every cell by -0.4 to +3.6 points,
-six of seven up (1 against 3: ``medium`` +4.6 -> +5.6, ``caller`` +34.4 -> +37.0,
+seven of eight up (1 against 3: ``medium`` +4.6 -> +5.6, ``caller`` +34.4 -> +37.0,
 ``bluffer`` -1.2 -> -0.2, ``easy`` +26.6 -> +26.2; 1 against 5: ``medium`` -1.8 -> +1.8,
-``caller`` +34.2 -> +35.0, ``bluffer`` -4.8 -> -4.6), none beyond its interval. The fits
+``caller`` +34.2 -> +35.0, ``bluffer`` -4.8 -> -4.6, ``easy`` +19.2 -> +20.6), none beyond
+its interval. The fits
 read ``caller`` about -0.15, ``easy`` about 0, ``bluffer`` and ``medium`` +0.3 to +0.8.
 
 Anything the search does not cover (heads-up play, the obliging round's visibility choice,
