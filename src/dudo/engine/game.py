@@ -214,8 +214,7 @@ class Game:
         first = seated[0]
         if not self.counts[first]:  # the next seat with dice opens
             succ = _successors(tuple(seated), rules.direction is _CLOCKWISE)
-            while not self.counts[first]:
-                first = succ[first]
+            first = _next_with_dice(succ, self.counts, first)
         if obliger is not None:
             self.obliged = self.obliged | {obliger}
             first = obliger
@@ -376,12 +375,7 @@ class Game:
         return tuple(order)
 
     def _next_active(self, player: int) -> int:
-        succ = self._round.succ
-        nxt = succ[player]
-        counts = self.counts
-        while not counts[nxt]:
-            nxt = succ[nxt]
-        return nxt
+        return _next_with_dice(self._round.succ, self.counts, player)
 
     @property
     def round_actions(self) -> tuple[tuple[int, Action], ...]:
@@ -1130,6 +1124,14 @@ class RoundSetup(NamedTuple):
     table: BidTable  # the bids of this round's dice in play
 
 
+def _next_with_dice(succ: tuple[int, ...], counts: tuple[int, ...], player: int) -> int:
+    """The first seat after ``player`` (in ``succ`` order) that holds dice."""
+    nxt = succ[player]
+    while not counts[nxt]:
+        nxt = succ[nxt]
+    return nxt
+
+
 @lru_cache(maxsize=4096)
 def _round_setup(
     rules: Rules, order: tuple[int, ...], counts: tuple[int, ...], obliging: bool, start_total: int
@@ -1137,12 +1139,7 @@ def _round_setup(
     """The :class:`RoundSetup` of a round (cached: rounds repeat their counts)."""
     players = len(counts)
     succ = _successors(order, rules.direction is Direction.CLOCKWISE)
-    after = []
-    for p in range(players):
-        nxt = succ[p]
-        while not counts[nxt]:
-            nxt = succ[nxt]
-        after.append(nxt)
+    after = [_next_with_dice(succ, counts, p) for p in range(players)]
     active = players - counts.count(0)
     pass_ok = bool(rules.pass_hands) and not obliging and active >= rules.pass_min_players
     spot_ok: tuple[bool, ...]
