@@ -448,16 +448,11 @@ def _rollout_action(
         )
     bid = game.bid
     if bid is not None:
-        face = bid.face
-        wild_face = wild and face != 1
         # The bidder is credited with a few dice of the face (players mostly bid what
         # they hold), unless the mover sees their dice.
         credit = 0 if game.bidder in sees else min(model.credit_bidder, unknown)
-        tail = _tail(unknown - credit, faces, wild_face)
-        need = bid.quantity - counts[face] - (counts[1] if wild_face else 0) - credit
-        standing = tail[min(max(need, 0), unknown - credit + 1)]
-        exact = 0 <= need <= unknown - credit and tail[need] - tail[need + 1] >= model.spot_on_min
-        if SPOT_ON in extras and exact:
+        standing, exact = _bid_chances(counts, unknown, faces, wild, bid, credit)
+        if SPOT_ON in extras and exact is not None and exact >= model.spot_on_min:
             return SPOT_ON
         # Call when the bid looks likelier false than the best raise looks true.
         best = max(chances, default=0.0)
@@ -561,24 +556,33 @@ def _answer_margin(
     for die in hand:
         counts[die] += 1
     wild = reveal.wild_aces
-    wild_face = wild and bid.face != 1
     credit = min(model.credit_bidder, unknown)
-    tail = _tail(unknown - credit, faces, wild_face)
-    need = bid.quantity - counts[bid.face] - (counts[1] if wild_face else 0) - credit
-    standing = tail[min(max(need, 0), unknown - credit + 1)]
+    standing = _bid_chances(counts, unknown, faces, wild, bid, credit)[0]
     best = 0.0
     seen: set[int] = set()
     for option in table.raises(RaiseContext.NORMAL, bid):
         if option.face in seen:
             continue
         seen.add(option.face)
-        option_wild = wild and option.face != 1
-        support = counts[option.face] + (counts[1] if option_wild else 0)
-        chances = _tail(unknown, faces, option_wild)
-        best = max(best, chances[min(max(option.quantity - support, 0), unknown + 1)])
+        best = max(best, _bid_chances(counts, unknown, faces, wild, option, 0)[0])
         if len(seen) == faces:
             break
     return 1.0 - standing - best
+
+
+def _bid_chances(
+    counts: list[int], unknown: int, faces: int, wild: bool, bid: Bid, credit: int
+) -> tuple[float, float | None]:
+    """The chance that ``bid`` is true, and that its count is exact (None where the dice
+    cannot make it exact), for a player who sees ``counts`` (dice counting per face) and
+    takes ``credit`` of the ``unknown`` dice to show the bid's face. (The rollout's raises
+    compute the first inline: they also need the support for their weights.)"""
+    wild_face = wild and bid.face != 1
+    tail = _tail(unknown - credit, faces, wild_face)
+    need = bid.quantity - counts[bid.face] - (counts[1] if wild_face else 0) - credit
+    at_least = tail[min(max(need, 0), unknown - credit + 1)]
+    exact = tail[need] - tail[need + 1] if 0 <= need <= unknown - credit else None
+    return at_least, exact
 
 
 def _live(view: PlayerView) -> int:
