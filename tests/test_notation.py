@@ -416,3 +416,13 @@ _VOCABULARY = str.split(
 @given(st.lists(st.sampled_from(_VOCABULARY), max_size=8), st.sampled_from(["", " ", ","]))
 def test_word_soup_raises_only_notation_error(words: list[str], separator: str) -> None:
     _parse_or_notation_error(separator.join(words))
+
+
+def test_a_text_read_again_reads_the_same_and_an_error_is_never_remembered() -> None:
+    # Short texts are remembered (a server reads the same few all day): reading one again
+    # gives the same action, and a text that failed fails again with the same message.
+    assert parse_action("cinco trenes", 6) == parse_action("cinco trenes", 6) == Bid(5, 3)
+    assert parse_action("5x6", 6) == Bid(5, 6)
+    for _ in range(2):
+        with pytest.raises(NotationError, match="no face 6"):
+            parse_action("5x6", 5)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import Final
@@ -271,6 +272,18 @@ def parse_action(text: str, faces: int = 6) -> Action:
     ``faces`` is the number of faces of the dice in play (a face above it is an error).
     Raises :class:`NotationError` (and nothing else) for anything it cannot read.
     """
+    # A server reads the same few actions all day: short texts read before are remembered
+    # (what cannot be read raises, and is not remembered).
+    if type(text) is str and len(text) <= _REMEMBERED_LENGTH and type(faces) is int:
+        return _parse_remembered(text, faces)
+    return _parse(text, faces)
+
+
+#: The longest text whose reading is remembered (a bid in words is well within it).
+_REMEMBERED_LENGTH: Final = 40
+
+
+def _parse(text: str, faces: int) -> Action:
     if not isinstance(text, str):
         raise NotationError(f"{text!r} is not text")
     if not 2 <= faces <= MAX_FACES:
@@ -291,3 +304,6 @@ def parse_action(text: str, faces: int = 6) -> Action:
         if token in _REVEAL:
             return RevealBid(reader.bid(tokens[:i]), reader.reveal(tokens[i + 1 :]))
     return reader.bid(tokens)
+
+
+_parse_remembered = functools.lru_cache(maxsize=4096)(_parse)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,15 +80,20 @@ def viewer_json(view: PlayerView, public: dict[str, Any]) -> dict[str, Any]:
 
 
 def _add_legal(out: dict[str, Any], legal: tuple[Action, ...]) -> None:
-    out["legal"] = [_notation(a) for a in legal]
-    out["legal_bids"] = [[a.quantity, a.face] for a in legal if type(a) is Bid]
-    out["legal_reveals"] = [_notation(a) for a in legal if type(a) is RevealBid]
+    out["legal"], out["legal_bids"], out["legal_reveals"] = _legal_json(legal)
 
 
-#: An action's notation, remembered (by type, as equal tuples of two types are two actions):
-#: the mover's frame lists every legal bid of every turn, and looking one up costs a fraction
-#: of formatting it. The actions of any rules are a few thousand at most.
-_notation: Callable[[Action], str] = functools.lru_cache(maxsize=8192, typed=True)(str)
+@functools.lru_cache(maxsize=4096)
+def _legal_json(legal: tuple[Action, ...]) -> tuple[list[str], list[list[int]], list[str]]:
+    """The three wire lists of a set of legal actions, remembered: the mover's frame lists
+    every legal bid of every turn, and a game meets the same few hundred sets again and again
+    (the raises over each standing bid). The lists are shared between frames, so nothing may
+    change them; they are only encoded."""
+    return (
+        [str(a) for a in legal],
+        [[a.quantity, a.face] for a in legal if type(a) is Bid],
+        [str(a) for a in legal if type(a) is RevealBid],
+    )
 
 
 #: The fields of :func:`view_json` that may differ from one viewer to another at one moment
