@@ -25,7 +25,7 @@ from dudo.engine import CALL, DOUBT_PASS, PASS, SPOT_ON, Bid, Game, Rules, hand_
 from dudo.solver import SolverError, build_round
 from dudo.solver.abstract_strategy import AbstractStrategy, from_profile, sample_value
 from dudo.solver.abstraction import AbstractRound, AbstractSolver, build_abstract_round
-from dudo.solver.book import PLAY_RECALL_WITH_CLAIMS, Book, solve_book
+from dudo.solver.book import PLAY_RECALL, Book, solve_book
 from dudo.solver.game import Abstraction, Budget, GameSolver
 from dudo.solver.position import Position, start_game
 from dudo.solver.round import MoveKind, Moves, move_action, round_payoff
@@ -174,7 +174,7 @@ def test_the_hard_bot_plays_a_book_with_spot_on(tmp_path: Path) -> None:
     )
     reopened = Book.open(tmp_path / "book")
     assert len(reopened.value_changes) == 2
-    assert reopened.min_recall == PLAY_RECALL_WITH_CLAIMS  # measured for such games
+    assert reopened.min_recall == PLAY_RECALL  # measured for such games too
     assert all(book.kind(p) == "abstract" for p in book.rounds)
     bot = SolverBot(random.Random(1), book=book, min_recall=1)
     other = make_bot("random", random.Random(2))

@@ -179,20 +179,17 @@ class BookRound:
 
 
 PLAY_RECALL = 3
-"""The fewest bids an abstract round must remember for ``hard`` to play it, in books of
-games of bids and calls. Rounds that remember only the last 2 bids (the shipped liars-dice
-book's, from 7 dice in all) measured weaker than the lookahead they would replace: at 5v5 a
-local best response wins 0.152 ± 0.061 a round from them against 0.040 ± 0.060 from the
-lookahead, and on common deals against the always-calling sparring bot they gain +5.1
-points instead of +46.9. From 3 bids on they are far less exploitable (3v3: 0.078 ± 0.062
-against 0.414 ± 0.056)."""
-
-PLAY_RECALL_WITH_CLAIMS = 4
-"""The same for games whose heads-up rounds have passes or spot-on claims (``dudo``). There
-no best response can be measured beyond the whole tree, and in play on common deals (2,000
-heads-up games, seed 14) the rounds remembering 3 bids did worse than the lookahead against
-every opponent of the pool (``medium``, ``easy``, ``caller``, ``bluffer``: +66.8, +74.5,
-+71.2, +67.1 points, against +68.6, +76.3, +76.4, +71.4 with 4)."""
+"""The fewest bids an abstract round must remember for ``hard`` to play it (a book's default
+``min_recall``). Rounds that remember only the last 2 bids (from 7 dice in all) measured
+weaker than the lookahead they would replace in play: at 5v5 under ``liars-dice`` a local
+best response wins 0.152 ± 0.061 a round from them against 0.040 ± 0.060 from the lookahead
+then, and on common deals against the always-calling sparring bot they gain +5.1 points
+instead of +46.9 (under ``dudo``: +19.4 instead of +74.0). From 3 bids on they are far less
+exploitable than the lookahead: at 3v3 under ``liars-dice`` 0.078 ± 0.062 against 0.414 ±
+0.056; under ``dudo`` (passes and spot-on claims) 0.290 ± 0.094 against 0.600 ± 0.079 (400
+rounds, ``bench/claims_recall.py``), at a small cost in play there (2,000 heads-up games on
+common deals, seed 14, against ``medium``, ``easy``, ``caller``, ``bluffer``: +20.4, +36.3,
++65.4, +50.5 points, against +16.5, +40.1, +74.0, +51.3 with a bar of 4 bids)."""
 
 
 class Book:
@@ -486,17 +483,14 @@ def solve_book(
         rules, budget, keep_rounds=True, report=report, abstraction=abstraction, progress=progress
     )
     entries: dict[Position, BookRound] = {}
-    claims = False  # some round has passes or spot-on claims
 
     def write_solved() -> None:
-        nonlocal claims
         for position, solved in list(solver.rounds.items()):
             entries[position] = _write_round(
                 folder, solved.round, solved.strategy, solved.iterations, solved.seconds, budget
             )
             del solver.rounds[position]  # written: free its tree and strategy
         for position, abstract in list(solver.abstract_rounds.items()):
-            claims = claims or abstract.strategy.moves > len(abstract.strategy.bids)
             entries[position] = _write_abstract_round(folder, abstract.strategy)
             del solver.abstract_rounds[position]
 
@@ -522,7 +516,7 @@ def solve_book(
         },
         "abstraction": None if abstraction is None else abstraction.to_dict(),
         "value_changes": changes,
-        "min_recall": PLAY_RECALL_WITH_CLAIMS if claims else PLAY_RECALL,
+        "min_recall": PLAY_RECALL,
         "values": [
             {"label": p.label(), "position": p.to_dict(), "value": v}
             for p, v in sorted(solver.values.items(), key=lambda pv: _order(pv[0]))
