@@ -446,6 +446,32 @@ def test_doubts_a_pass_from_a_known_bluffer() -> None:
     assert easy().choose(history) == DOUBT_PASS
 
 
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_a_pass_from_too_few_dice_for_a_pass_hand_is_always_doubted(level: str) -> None:
+    """Every pass hand takes five dice: player 1, on three, can only be bluffing, however
+    likely the bid it passed on. Doubting wins for sure, so every level doubts."""
+    rules = preset("dudo")
+    g = Game.with_hands(rules, [[2, 3, 4, 5, 6], [4, 4, 1]], opener=0, start_total=10)
+    g.push(Bid(2, 4))
+    g.push(PASS)
+    view = g.view(0)
+    assert pass_credibility(view, 1) == 0.0
+    assert make_bot(level, random.Random(0)).choose(view) == DOUBT_PASS
+
+
+def test_no_bluffed_pass_from_too_few_dice_for_a_pass_hand() -> None:
+    """With bluffs forced (always bluff when nothing is worth 1), a five-dice player without
+    a pass hand bluffs a pass; on four dice, where a pass is a sure bluff, it never does."""
+    forced = {"bluff_rate": 1.0, "bluff_below": 1.0}
+    rules = preset("dudo")
+    five = after(rules, [[2, 3, 4, 4, 6], [4, 5, 6, 6, 1]], Bid(4, 5), opener=1)
+    assert easy(**forced).policy(five.view(0)) == {PASS: 1.0}
+    four = Game.with_hands(rules, [[2, 3, 4, 4], [4, 5, 6, 6, 1]], opener=1, start_total=10)
+    four.push(Bid(4, 5))
+    assert PASS in four.legal_actions()
+    assert PASS not in easy(**forced).policy(four.view(0))
+
+
 def test_pass_credibility_prior_and_honest_passes() -> None:
     rules = preset("dudo")
     g = after(rules, [[2, 3, 4, 5, 6], [4, 4, 4, 6, 6]], Bid(2, 4), PASS, DOUBT_PASS)

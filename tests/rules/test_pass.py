@@ -19,6 +19,7 @@ from dudo.engine import (
     pass_hand,
     preset,
 )
+from dudo.engine.counting import may_hold_pass_hand
 
 from .conftest import PRESET_NAMES, assert_illegal, deal, legal, only, play
 
@@ -226,3 +227,12 @@ def test_no_pass_in_presets_without_pass(name: str) -> None:
     play(g, "2x6")
     assert_illegal(g, PASS, "not played")
     assert_illegal(g, DOUBT_PASS)
+
+
+def test_only_a_player_on_five_dice_may_hold_a_pass_hand() -> None:
+    # Every pass hand is a pattern of five dice: on fewer, a pass can only be a bluff.
+    allowed = preset("dudo").pass_hands
+    assert may_hold_pass_hand(5, allowed)
+    assert not any(may_hold_pass_hand(n, allowed) for n in (1, 2, 3, 4, 6))
+    assert not may_hold_pass_hand(5, frozenset())  # rules without pass hands
+    assert pass_hand((2, 3, 4, 5), allowed) is None

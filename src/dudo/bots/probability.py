@@ -26,7 +26,7 @@ from dudo.engine.actions import (
     RevealBid,
     SpotOn,
 )
-from dudo.engine.counting import pass_hand
+from dudo.engine.counting import may_hold_pass_hand, pass_hand
 from dudo.engine.errors import DudoError
 from dudo.engine.events import Passed, Revealed, RoundCancelled, RoundStarted
 from dudo.engine.rules import SpotOnReward
@@ -61,7 +61,7 @@ class ProbabilityBot:
       of ``1×f`` is exactly right whenever the answering die does not match.
     - **Passing**: with a real pass hand it passes unless another action is worth at least
       ``pass_value``; without one it bluffs a pass with chance ``bluff_rate`` when nothing
-      else is worth ``bluff_below``.
+      else is worth ``bluff_below``, if it holds enough dice that its pass may be real.
     - **Obliging round choice**: open (the obliger, on one die, then sees every other die).
     - **Out of turn** (``cruzado``): calls when ``P(standing) < out_of_turn_below``.
 
@@ -225,7 +225,14 @@ class ProbabilityBot:
             if holds_pass_hand(view):
                 if best_value < self.pass_value:
                     return {PASS: 1.0}
-            elif best_value < self.bluff_below and fallback != PASS and self.bluff_rate > 0:
+            elif (
+                best_value < self.bluff_below
+                and fallback != PASS
+                and self.bluff_rate > 0
+                # With too few dice for any pass hand a pass is a sure bluff, and is doubted.
+                and view.viewer is not None
+                and may_hold_pass_hand(view.dice_counts[view.viewer], view.rules.pass_hands)
+            ):
                 if self.bluff_rate >= 1:
                     return {PASS: 1.0}
                 return {PASS: self.bluff_rate, fallback: 1.0 - self.bluff_rate}
@@ -269,8 +276,11 @@ def holds_pass_hand(view: PlayerView) -> bool:
 
 
 def pass_credibility(view: PlayerView, player: int) -> float:
-    """How far ``player``'s passes are believed: their share of passes that the game's
-    reveals showed to be backed by a pass hand, starting from a prior of 2 in 3."""
+    """How far ``player``'s passes are believed: not at all if they hold too few dice to
+    make a pass hand; else their share of passes that the game's reveals showed to be backed
+    by a pass hand, starting from a prior of 2 in 3."""
+    if not may_hold_pass_hand(view.dice_counts[player], view.rules.pass_hands):
+        return 0.0
     honest, total = _PASS_PRIOR
     pending: list[int] = []
     allowed = view.rules.pass_hands

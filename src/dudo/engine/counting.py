@@ -67,13 +67,23 @@ def counting_dice(
     return tuple(tuple(d == face or (aces_count and d == 1) for d in hand) for hand in hands)
 
 
+PASS_HAND_DICE = 5
+"""Every pass hand is a pattern of exactly this many dice."""
+
+
+def may_hold_pass_hand(dice: int, allowed: frozenset[PassHand]) -> bool:
+    """Can a player holding ``dice`` dice make one of the ``allowed`` pass hands? If not,
+    any pass of theirs is a bluff, and doubting it wins."""
+    return dice == PASS_HAND_DICE and bool(allowed)
+
+
 def pass_hand(dice: Iterable[int], allowed: frozenset[PassHand]) -> PassHand | None:
     """The special hand these dice make among ``allowed`` (aces are their own face), or None.
 
-    Every pattern needs exactly five dice.
+    Every pattern needs exactly :data:`PASS_HAND_DICE` dice.
     """
     values = list(dice)
-    if len(values) != 5:
+    if len(values) != PASS_HAND_DICE:
         return None
     shape = sorted(Counter(values).values())
     if shape == [5] and PassHand.FIVE_KIND in allowed:
