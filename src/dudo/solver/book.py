@@ -186,10 +186,10 @@ best response wins 0.152 ± 0.061 a round from them against 0.040 ± 0.060 from 
 then, and on common deals against the always-calling sparring bot they gain +5.1 points
 instead of +46.9 (under ``dudo``: +19.4 instead of +74.0). From 3 bids on they are far less
 exploitable than the lookahead: at 3v3 under ``liars-dice`` 0.078 ± 0.062 against 0.414 ±
-0.056; under ``dudo`` (passes and spot-on claims) 0.290 ± 0.094 against 0.600 ± 0.079 (400
+0.056; under ``dudo`` (passes and spot-on claims) 0.125 ± 0.097 against 0.600 ± 0.079 (400
 rounds, ``bench/claims_recall.py``), at a small cost in play there (2,000 heads-up games on
-common deals, seed 14, against ``medium``, ``easy``, ``caller``, ``bluffer``: +20.4, +36.3,
-+65.4, +50.5 points, against +16.5, +40.1, +74.0, +51.3 with a bar of 4 bids)."""
+common deals, seed 14, against ``medium``, ``easy``, ``caller``, ``bluffer``: +20.0, +37.5,
++65.3, +53.0 points, against +15.8, +41.5, +73.9, +52.2 with a bar of 4 bids)."""
 
 
 class Book:
