@@ -1919,7 +1919,9 @@ class Hall:
                     stored = None
                 if stored is not None and stored.status in LIVE_STATUSES:
                     owner = ""
-            if owner is not None and owner != self.cluster.node:
+            # Owned here but not yet in ``tables``: this process is adopting it (its lease
+            # is taken before the table is loaded), so it is moving too.
+            if owner is not None and (owner != self.cluster.node or code not in self.tables):
                 raise TableError(
                     503,
                     "this table is moving to another server process: try again in a moment",
