@@ -340,10 +340,24 @@ function renderAll() {
   renderMyTables();
 }
 
+// A rated table is public and has no hints: ticking "rated" sets both, and holds them.
+function holdRatedRules() {
+  const rated = $("create-rated").checked;
+  if (rated) {
+    $("create-public").checked = true;
+    $("create-hints").checked = false;
+  }
+  $("create-public").disabled = rated;
+  $("create-hints").disabled = rated;
+}
+
 async function main() {
   const hero = $("hero-dice");
   for (const f of [1, 2, 3, 4, 5, 6]) hero.append(dieEl(f, { decorative: true, size: "small" }));
   fillRememberedName($("create-name"));
+  // Wired before the first fetch, and applied once, so a box ticked while the page loads counts.
+  $("create-rated").addEventListener("change", holdRatedRules);
+  holdRatedRules();
 
   const data = await api("/api/presets");
   state.presets = data.presets || [];
@@ -374,16 +388,6 @@ async function main() {
       state.bots.push(state.botLevels.includes("easy") ? "easy" : state.botLevels[0]);
       renderBots();
     }
-  });
-  // A rated table is public and has no hints: ticking it sets both, and holds them.
-  $("create-rated").addEventListener("change", (e) => {
-    const rated = e.target.checked;
-    if (rated) {
-      $("create-public").checked = true;
-      $("create-hints").checked = false;
-    }
-    $("create-public").disabled = rated;
-    $("create-hints").disabled = rated;
   });
   $("create-form").addEventListener("submit", create);
   $("join-code-form").addEventListener("submit", (e) => {
