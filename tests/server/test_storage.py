@@ -3,6 +3,7 @@ on PostgreSQL, migrations on an existing database, and the store refusing an act
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 from pathlib import Path
@@ -13,7 +14,14 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from dudo.records import replay
-from dudo.server.storage import ActionWrite, Store, StoredSeat
+from dudo.server.storage import (
+    ActionWrite,
+    AsyncStore,
+    FencedOut,
+    Store,
+    StoredSeat,
+    StoreUnavailable,
+)
 
 from .conftest import (
     Disconnected,
@@ -266,3 +274,95 @@ def test_actions_committed_together_without_waiting(tmp_path: Path) -> None:
         store.checkpoint()
     finally:
         store.close()
+
+
+def test_actions_committed_together_by_a_worker(db_url: str) -> None:
+    """Any database: add_actions commits several tables' actions in one transaction on a
+    worker thread, or writes nothing (None) when one of them is there already; an action of a
+    table another process took over is not stored (False), and the others are."""
+    store = Store(db_url)
+    try:
+        seats = [StoredSeat(0, "human", "Ana", None, "h" * 64, False)]
+        for code in ("TESTAB", "TESTCD"):
+            store.create_table(code, "dudo", {}, {"seats": 2}, seats)
+        players = [{"seat": 0, "name": "Ana", "kind": "human", "level": None}]
+        ab = store.start_game("TESTAB", 1, 1, {}, players)
+        cd = store.start_game("TESTCD", 1, 2, {}, players)
+
+        def stored(code: str) -> list[tuple[int, str]]:
+            (table,) = [t for t in store.load_tables() if t.code == code]
+            assert table.game is not None
+            return table.game.actions
+
+        both = [ActionWrite("TESTAB", ab, 0, 0, "3x4"), ActionWrite("TESTCD", cd, 0, 0, "2x2")]
+        assert store.add_actions(both) == [True, True]
+        again = [ActionWrite("TESTAB", ab, 1, 1, "call"), ActionWrite("TESTCD", cd, 0, 1, "9x9")]
+        assert store.add_actions(again) is None, "seq 0 of TESTCD is taken"
+        assert stored("TESTAB") == [(0, "3x4")], "nothing of that commit was written"
+        assert store.add_actions(again[:1]) == [True]
+
+        store.fences = {}
+        assert store.claim_table("TESTAB") and store.claim_table("TESTCD")
+        other = Store(db_url)  # another process
+        other.fences = {}
+        assert other.claim_table("TESTAB"), "it takes TESTAB over: our fence is stale"
+        other.close()
+        later = [ActionWrite("TESTAB", ab, 2, 0, "4x4"), ActionWrite("TESTCD", cd, 1, 1, "3x2")]
+        assert store.add_actions(later) == [False, True]
+        assert "TESTAB" not in store.fences, "a fenced-out table is let go"
+        assert stored("TESTAB") == [(0, "3x4"), (1, "call")]
+        assert stored("TESTCD") == [(0, "2x2"), (1, "3x2")]
+    finally:
+        store.close()
+
+
+def test_the_event_loop_commits_many_tables_actions_in_few_transactions(db_url: str) -> None:
+    """Actions of many tables asked for at once are committed together (on SQLite in the
+    loop's turn, elsewhere while the transaction before them is in flight), each stored once
+    and in order; a retry of an action stored already is accepted, a different action with
+    its number is refused, and a table another process took over refuses its writes."""
+    store = Store(db_url)
+    calls: list[str] = []
+    codes = [f"TEST{i:02d}" for i in range(12)]
+    seats = [StoredSeat(0, "human", "Ana", None, "h" * 64, False)]
+    players = [{"seat": 0, "name": "Ana", "kind": "human", "level": None}]
+    games = {}
+    for code in codes:
+        store.create_table(code, "dudo", {}, {"seats": 2}, seats)
+        games[code] = store.start_game(code, 1, 1, {}, players)
+
+    async def play() -> None:
+        db = AsyncStore(store, observe=lambda name, _seconds, _ok: calls.append(name))
+        try:
+
+            async def table(code: str) -> None:
+                for seq in range(5):
+                    await db.add_action(ActionWrite(code, games[code], seq, seq % 2, f"{seq}x2"))
+
+            await asyncio.gather(*(table(code) for code in codes))
+            # A retry of a stored action is fine; another action with a stored number is not.
+            await db.add_action(ActionWrite(codes[0], games[codes[0]], 4, 0, "4x2"))
+            with pytest.raises(StoreUnavailable, match=r"(?i)unique|duplicate"):
+                await db.add_action(ActionWrite(codes[0], games[codes[0]], 4, 1, "call"))
+            store.fences = {}
+            assert store.claim_table(codes[1])
+            other = Store(db_url)
+            other.fences = {}
+            assert other.claim_table(codes[1])
+            other.close()
+            with pytest.raises(FencedOut):
+                await db.add_action(ActionWrite(codes[1], games[codes[1]], 5, 1, "call"))
+        finally:
+            db.close()
+
+    try:
+        asyncio.run(play())
+        for code in codes:
+            (stored,) = [t for t in store.load_tables() if t.code == code]
+            assert stored.game is not None
+            assert stored.game.actions == [(seq % 2, f"{seq}x2") for seq in range(5)]
+    finally:
+        store.close()
+    together = [name for name in calls if name in ("add_actions", "try_add_actions")]
+    if not db_url.startswith("sqlite"):  # SQLite commits on the loop, untimed
+        assert 0 < len(together) < 12 * 5, "several actions to a transaction"

@@ -665,6 +665,15 @@ class Store:
             )
         return game_id
 
+    def _writer(self) -> Connection:
+        """This thread's connection for actions, kept open: they are on every move's path."""
+        writer: Connection | None = getattr(self._local, "writer", None)
+        if writer is None or writer.closed or writer.invalidated:
+            writer = self._local.writer = self.engine.connect()
+            with self._writers_lock:
+                self._writers.append(writer)
+        return writer
+
     def add_action(self, code: str, game_id: int, seq: int, player: int, action: str) -> None:
         """Commit one accepted action. A second action with the same ``seq`` fails.
 
@@ -673,11 +682,7 @@ class Store:
 
         This is on every move's path, so each thread reuses one connection and one prepared
         statement instead of checking a connection out and building the insert each time."""
-        writer: Connection | None = getattr(self._local, "writer", None)
-        if writer is None or writer.closed or writer.invalidated:
-            writer = self._local.writer = self.engine.connect()
-            with self._writers_lock:
-                self._writers.append(writer)
+        writer = self._writer()
         values = {"game_id": game_id, "seq": seq, "player": player, "action": action}
         values["at"] = time.time()
         try:
@@ -699,6 +704,41 @@ class Store:
             ):
                 return
             raise
+
+    def add_actions(self, writes: Sequence[ActionWrite]) -> list[bool] | None:
+        """Commit these actions in one transaction (on a worker thread: it may wait for the
+        database). Returns, for each, whether it was stored (False: another process has taken
+        its table over, :class:`FencedOut`); None: nothing was written (an action is there
+        already, the database failed), and each action should go through :meth:`add_action`,
+        which explains, and accepts a retry, as every other write does."""
+        writer = self._writer()
+        now = time.time()
+        fences = self.fences
+        stored: list[bool] = []
+        try:
+            rows = [{**write._asdict(), "at": now} for write in writes]
+            if fences is None:  # one process: every action is stored, in one statement
+                writer.execute(_INSERT_ACTION, rows)
+                stored = [True] * len(writes)
+            else:  # each only while this process holds its table's fence
+                for write, row in zip(writes, rows, strict=True):
+                    fence = fences.get(write.code)
+                    done = fence is not None and (
+                        writer.execute(_INSERT_FENCED_ACTION, {**row, "fence": fence}).first()
+                        is not None
+                    )
+                    stored.append(done)
+            writer.commit()
+        except Exception:
+            with contextlib.suppress(Exception):
+                writer.rollback()
+            if writer.invalidated:  # the database went away: reconnect next time
+                self._local.writer = None
+            return None
+        for write, done in zip(writes, stored, strict=True):
+            if not done:  # another process took the table over
+                self.release_table(write.code)
+        return stored
 
     def try_add_actions(self, writes: Sequence[ActionWrite]) -> list[bool] | None:
         """Commit these actions in one transaction on the calling thread, if that needs no
@@ -1731,8 +1771,10 @@ class AsyncStore:
         self.observe = observe
         #: Told of the code of a table another process has taken over (a write was fenced out).
         self.fenced: Callable[[str], None] | None = None
-        #: Actions waiting for this turn of the event loop to end, to be committed together.
+        #: Actions waiting for this turn of the event loop to end (SQLite), or for the
+        #: transaction in flight to end (other databases), to be committed together.
         self._queued: list[tuple[ActionWrite, asyncio.Future[bool | None]]] = []
+        self._committing: asyncio.Task[None] | None = None
         self._unchecked = 0  # actions committed on the loop since the last checkpoint
         self._checkpointing: asyncio.Task[None] | None = None
 
@@ -1757,17 +1799,20 @@ class AsyncStore:
     async def add_action(self, write: ActionWrite) -> None:
         """Commit one accepted action (:meth:`Store.add_action`), raising as :meth:`run` does.
 
-        On SQLite the actions asked for in one turn of the event loop are committed together,
-        on the loop, when the turn ends (:meth:`Store.try_add_actions`); if that cannot be done
-        without waiting, each takes the worker path after all."""
-        if not self.store.writes_inline:
-            await self.run(self.store.add_action, *write)
-            return
+        Actions are committed together, one transaction for many tables. On SQLite, those
+        asked for in one turn of the event loop, on the loop, when the turn ends
+        (:meth:`Store.try_add_actions`). Elsewhere, in a worker thread, those asked for while
+        the transaction before them was in flight (:meth:`Store.add_actions`): one commit and
+        one thread hand-over for all of them. If that fails, each takes the worker path on its
+        own after all."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[bool | None] = loop.create_future()
         self._queued.append((write, future))
-        if len(self._queued) == 1:
-            loop.call_soon(self._commit_queued)
+        if self.store.writes_inline:
+            if len(self._queued) == 1:
+                loop.call_soon(self._commit_queued)
+        elif self._committing is None:
+            self._committing = asyncio.ensure_future(self._commit_in_turns())
         stored = await future
         if stored is None:
             await self.run(self.store.add_action, *write)
@@ -1794,6 +1839,35 @@ class AsyncStore:
         for i, (_write, future) in enumerate(queued):
             if not future.done():  # its table's task may have been cancelled meanwhile
                 future.set_result(None if stored is None else stored[i])
+
+    async def _commit_in_turns(self) -> None:
+        """Commit the queued actions in one worker transaction, then those queued meanwhile,
+        until none is left."""
+        loop = asyncio.get_running_loop()
+        queued: list[tuple[ActionWrite, asyncio.Future[bool | None]]] = []
+        try:
+            while self._queued:
+                queued, self._queued = self._queued, []
+                writes = [write for write, _ in queued]
+                call = functools.partial(
+                    _timed, self.store.add_actions, self.observe, "add_actions", writes
+                )
+                try:
+                    stored = await loop.run_in_executor(self._pool, call)
+                except Exception as exc:  # a bug, not the database: the worker path decides
+                    log.error("database: committing actions together failed: %s", _one_line(exc))
+                    stored = None
+                for i, (_write, future) in enumerate(queued):
+                    if not future.done():  # its table's task may have been cancelled meanwhile
+                        future.set_result(None if stored is None else stored[i])
+                queued = []
+        finally:
+            self._committing = None
+            # Cancelled on the way: whatever is left takes the worker path on its own.
+            left, self._queued = [*queued, *self._queued], []
+            for _write, future in left:
+                if not future.done():
+                    future.set_result(None)
 
     async def _checkpoint(self) -> None:
         try:
