@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -228,49 +229,78 @@ def test_the_store_refuses_an_action_twice(db_url: str) -> None:
         reopened.close()
 
 
+def _games_at_new_tables(store: Store, codes: Sequence[str]) -> dict[str, int]:
+    """A table with one person and a game under way for each code: the games' ids."""
+    seats = [StoredSeat(0, "human", "Ana", None, "h" * 64, False)]
+    players = [{"seat": 0, "name": "Ana", "kind": "human", "level": None}]
+    games = {}
+    for number, code in enumerate(codes):
+        store.create_table(code, "dudo", {}, {"seats": 2}, seats)
+        games[code] = store.start_game(code, 1, number + 1, {}, players)
+    return games
+
+
+def _stored_actions(store: Store, code: str) -> list[tuple[int, str]]:
+    (table,) = [t for t in store.load_tables() if t.code == code]
+    assert table.game is not None
+    return table.game.actions
+
+
+def _owned_then_taken_over(store: Store, url: str, owned: Sequence[str], taken: str) -> None:
+    """``store`` claims the tables ``owned`` (several processes), then another process takes
+    ``taken`` over: the fence ``store`` holds for it is stale."""
+    store.fences = {}
+    assert all(store.claim_table(code) for code in owned)
+    other = Store(url)
+    other.fences = {}
+    assert other.claim_table(taken)
+    other.close()
+
+
+def _commit_together(
+    store: Store,
+    url: str,
+    commit: Callable[[Sequence[ActionWrite]], list[bool] | None],
+    before_retry: Callable[[list[ActionWrite]], None] = lambda _writes: None,
+) -> None:
+    """Two tables' actions committed together by ``commit``: both stored; a commit with an
+    action there already writes nothing (None); after ``before_retry`` the other action alone
+    is stored; an action of a table another process took over is refused (False) and its
+    table let go, while the other action of that commit is stored."""
+    games = _games_at_new_tables(store, ["TESTAB", "TESTCD"])
+    ab, cd = games["TESTAB"], games["TESTCD"]
+    both = [ActionWrite("TESTAB", ab, 0, 0, "3x4"), ActionWrite("TESTCD", cd, 0, 0, "2x2")]
+    assert commit(both) == [True, True]
+    again = [ActionWrite("TESTAB", ab, 1, 1, "call"), ActionWrite("TESTCD", cd, 0, 1, "9x9")]
+    assert commit(again) is None, "seq 0 of TESTCD is taken"
+    assert _stored_actions(store, "TESTAB") == [(0, "3x4")], "nothing of that was written"
+    before_retry(again[:1])
+    assert commit(again[:1]) == [True]
+
+    _owned_then_taken_over(store, url, ["TESTAB", "TESTCD"], "TESTAB")
+    later = [ActionWrite("TESTAB", ab, 2, 0, "4x4"), ActionWrite("TESTCD", cd, 1, 1, "3x2")]
+    assert commit(later) == [False, True]
+    assert store.fences is not None and "TESTAB" not in store.fences, "it is let go"
+    assert _stored_actions(store, "TESTAB") == [(0, "3x4"), (1, "call")]
+    assert _stored_actions(store, "TESTCD") == [(0, "2x2"), (1, "3x2")]
+
+
 def test_actions_committed_together_without_waiting(tmp_path: Path) -> None:
     """SQLite: try_add_actions commits a turn's actions in one transaction, or, when that
-    would mean waiting or a row is there already, writes nothing and says so (None), for the
-    ordinary path to sort out; an action of a table this process no longer owns is not stored
-    (False), and the others of the same commit are."""
-    store = Store(f"sqlite:///{tmp_path / 'dudo.sqlite3'}")
-    try:
-        seats = [StoredSeat(0, "human", "Ana", None, "h" * 64, False)]
-        for code in ("TESTAB", "TESTCD"):
-            store.create_table(code, "dudo", {}, {"seats": 2}, seats)
-        players = [{"seat": 0, "name": "Ana", "kind": "human", "level": None}]
-        ab = store.start_game("TESTAB", 1, 1, {}, players)
-        cd = store.start_game("TESTCD", 1, 2, {}, players)
+    would mean waiting (another process holds the write lock) or a row is there already,
+    writes nothing and says so (None), for the ordinary path to sort out."""
+    url = f"sqlite:///{tmp_path / 'dudo.sqlite3'}"
+    store = Store(url)
 
-        def stored(code: str) -> list[tuple[int, str]]:
-            (table,) = [t for t in store.load_tables() if t.code == code]
-            assert table.game is not None
-            return table.game.actions
-
-        both = [ActionWrite("TESTAB", ab, 0, 0, "3x4"), ActionWrite("TESTCD", cd, 0, 0, "2x2")]
-        assert store.try_add_actions(both) == [True, True]
-        again = [ActionWrite("TESTAB", ab, 1, 1, "call"), ActionWrite("TESTCD", cd, 0, 1, "9x9")]
-        assert store.try_add_actions(again) is None, "seq 0 of TESTCD is taken"
-        assert stored("TESTAB") == [(0, "3x4")], "nothing of that commit was written"
-
+    def while_another_process_writes(writes: list[ActionWrite]) -> None:
         holder = sqlite3.connect(tmp_path / "dudo.sqlite3", isolation_level=None)
-        holder.execute("BEGIN IMMEDIATE")  # another process writing
-        assert store.try_add_actions(again[:1]) is None
+        holder.execute("BEGIN IMMEDIATE")
+        assert store.try_add_actions(writes) is None
         holder.execute("ROLLBACK")
         holder.close()
-        assert store.try_add_actions(again[:1]) == [True]
 
-        store.fences = {}
-        assert store.claim_table("TESTAB") and store.claim_table("TESTCD")
-        other = Store(f"sqlite:///{tmp_path / 'dudo.sqlite3'}")  # another process
-        other.fences = {}
-        assert other.claim_table("TESTAB"), "it takes TESTAB over: our fence is stale"
-        other.close()
-        later = [ActionWrite("TESTAB", ab, 2, 0, "4x4"), ActionWrite("TESTCD", cd, 1, 1, "3x2")]
-        assert store.try_add_actions(later) == [False, True]
-        assert "TESTAB" not in store.fences, "a fenced-out table is let go"
-        assert stored("TESTAB") == [(0, "3x4"), (1, "call")]
-        assert stored("TESTCD") == [(0, "2x2"), (1, "3x2")]
+    try:
+        _commit_together(store, url, store.try_add_actions, while_another_process_writes)
         store.checkpoint()
     finally:
         store.close()
@@ -278,40 +308,10 @@ def test_actions_committed_together_without_waiting(tmp_path: Path) -> None:
 
 def test_actions_committed_together_by_a_worker(db_url: str) -> None:
     """Any database: add_actions commits several tables' actions in one transaction on a
-    worker thread, or writes nothing (None) when one of them is there already; an action of a
-    table another process took over is not stored (False), and the others are."""
+    worker thread (it may wait for the database)."""
     store = Store(db_url)
     try:
-        seats = [StoredSeat(0, "human", "Ana", None, "h" * 64, False)]
-        for code in ("TESTAB", "TESTCD"):
-            store.create_table(code, "dudo", {}, {"seats": 2}, seats)
-        players = [{"seat": 0, "name": "Ana", "kind": "human", "level": None}]
-        ab = store.start_game("TESTAB", 1, 1, {}, players)
-        cd = store.start_game("TESTCD", 1, 2, {}, players)
-
-        def stored(code: str) -> list[tuple[int, str]]:
-            (table,) = [t for t in store.load_tables() if t.code == code]
-            assert table.game is not None
-            return table.game.actions
-
-        both = [ActionWrite("TESTAB", ab, 0, 0, "3x4"), ActionWrite("TESTCD", cd, 0, 0, "2x2")]
-        assert store.add_actions(both) == [True, True]
-        again = [ActionWrite("TESTAB", ab, 1, 1, "call"), ActionWrite("TESTCD", cd, 0, 1, "9x9")]
-        assert store.add_actions(again) is None, "seq 0 of TESTCD is taken"
-        assert stored("TESTAB") == [(0, "3x4")], "nothing of that commit was written"
-        assert store.add_actions(again[:1]) == [True]
-
-        store.fences = {}
-        assert store.claim_table("TESTAB") and store.claim_table("TESTCD")
-        other = Store(db_url)  # another process
-        other.fences = {}
-        assert other.claim_table("TESTAB"), "it takes TESTAB over: our fence is stale"
-        other.close()
-        later = [ActionWrite("TESTAB", ab, 2, 0, "4x4"), ActionWrite("TESTCD", cd, 1, 1, "3x2")]
-        assert store.add_actions(later) == [False, True]
-        assert "TESTAB" not in store.fences, "a fenced-out table is let go"
-        assert stored("TESTAB") == [(0, "3x4"), (1, "call")]
-        assert stored("TESTCD") == [(0, "2x2"), (1, "3x2")]
+        _commit_together(store, db_url, store.add_actions)
     finally:
         store.close()
 
@@ -324,12 +324,7 @@ def test_the_event_loop_commits_many_tables_actions_in_few_transactions(db_url: 
     store = Store(db_url)
     calls: list[str] = []
     codes = [f"TEST{i:02d}" for i in range(12)]
-    seats = [StoredSeat(0, "human", "Ana", None, "h" * 64, False)]
-    players = [{"seat": 0, "name": "Ana", "kind": "human", "level": None}]
-    games = {}
-    for code in codes:
-        store.create_table(code, "dudo", {}, {"seats": 2}, seats)
-        games[code] = store.start_game(code, 1, 1, {}, players)
+    games = _games_at_new_tables(store, codes)
 
     async def play() -> None:
         db = AsyncStore(store, observe=lambda name, _seconds, _ok: calls.append(name))
@@ -344,12 +339,7 @@ def test_the_event_loop_commits_many_tables_actions_in_few_transactions(db_url: 
             await db.add_action(ActionWrite(codes[0], games[codes[0]], 4, 0, "4x2"))
             with pytest.raises(StoreUnavailable, match=r"(?i)unique|duplicate"):
                 await db.add_action(ActionWrite(codes[0], games[codes[0]], 4, 1, "call"))
-            store.fences = {}
-            assert store.claim_table(codes[1])
-            other = Store(db_url)
-            other.fences = {}
-            assert other.claim_table(codes[1])
-            other.close()
+            _owned_then_taken_over(store, db_url, codes[1:2], codes[1])
             with pytest.raises(FencedOut):
                 await db.add_action(ActionWrite(codes[1], games[codes[1]], 5, 1, "call"))
         finally:
@@ -358,9 +348,7 @@ def test_the_event_loop_commits_many_tables_actions_in_few_transactions(db_url: 
     try:
         asyncio.run(play())
         for code in codes:
-            (stored,) = [t for t in store.load_tables() if t.code == code]
-            assert stored.game is not None
-            assert stored.game.actions == [(seq % 2, f"{seq}x2") for seq in range(5)]
+            assert _stored_actions(store, code) == [(seq % 2, f"{seq}x2") for seq in range(5)]
     finally:
         store.close()
     together = [name for name in calls if name in ("add_actions", "try_add_actions")]
