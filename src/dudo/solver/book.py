@@ -189,7 +189,15 @@ exploitable than the lookahead: at 3v3 under ``liars-dice`` 0.078 ± 0.062 again
 0.056; under ``dudo`` (passes and spot-on claims) 0.125 ± 0.097 against 0.600 ± 0.079 (400
 rounds, ``bench/claims_recall.py``), at a small cost in play there (2,000 heads-up games on
 common deals, seed 14, against ``medium``, ``easy``, ``caller``, ``bluffer``: +20.0, +37.5,
-+65.3, +53.0 points, against +15.8, +41.5, +73.9, +52.2 with a bar of 4 bids)."""
++65.3, +53.0 points, against +15.8, +41.5, +73.9, +52.2 with a bar of 4 bids).
+
+A bar by the dice in play (2-bid rounds played up to N dice, the lookahead above) trades
+margin in the same way at every N, on the same games under ``dudo``: N = 7, 8, 9, 10 gave
++24.1 / +29.1 / +54.3 / +55.9, +27.0 / +24.1 / +45.0 / +61.2, +27.7 / +17.9 / +34.4 /
++63.7 and +22.0 / +12.0 / +19.3 / +65.1; under ``liars-dice`` N = 8 gave +25.2 / +30.7 /
++49.0 / +58.0 against +23.0 / +50.6 / +72.7 / +57.3 for this bar. The 2-bid rounds win
+a few points against ``medium`` and ``bluffer`` and lose more against ``easy`` and
+``caller``, which the lookahead exploits, so none of them was taken."""
 
 
 class Book:
