@@ -1836,38 +1836,26 @@ class AsyncStore:
             if self._unchecked >= CHECKPOINT_EVERY and self._checkpointing is None:
                 self._unchecked = 0
                 self._checkpointing = asyncio.ensure_future(self._checkpoint())
-        for i, (_write, future) in enumerate(queued):
-            if not future.done():  # its table's task may have been cancelled meanwhile
-                future.set_result(None if stored is None else stored[i])
+        _answer(queued, stored)
 
     async def _commit_in_turns(self) -> None:
         """Commit the queued actions in one worker transaction, then those queued meanwhile,
         until none is left."""
-        loop = asyncio.get_running_loop()
         queued: list[tuple[ActionWrite, asyncio.Future[bool | None]]] = []
         try:
             while self._queued:
                 queued, self._queued = self._queued, []
-                writes = [write for write, _ in queued]
-                call = functools.partial(
-                    _timed, self.store.add_actions, self.observe, "add_actions", writes
-                )
                 try:
-                    stored = await loop.run_in_executor(self._pool, call)
-                except Exception as exc:  # a bug, not the database: the worker path decides
-                    log.error("database: committing actions together failed: %s", _one_line(exc))
+                    stored = await self.run(self.store.add_actions, [w for w, _ in queued])
+                except StoreUnavailable:  # a bug (logged by run): the worker path decides
                     stored = None
-                for i, (_write, future) in enumerate(queued):
-                    if not future.done():  # its table's task may have been cancelled meanwhile
-                        future.set_result(None if stored is None else stored[i])
+                _answer(queued, stored)
                 queued = []
         finally:
             self._committing = None
             # Cancelled on the way: whatever is left takes the worker path on its own.
             left, self._queued = [*queued, *self._queued], []
-            for _write, future in left:
-                if not future.done():
-                    future.set_result(None)
+            _answer(left, None)
 
     async def _checkpoint(self) -> None:
         try:
@@ -1880,6 +1868,16 @@ class AsyncStore:
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
         self.store.close()
+
+
+def _answer(
+    queued: Sequence[tuple[ActionWrite, asyncio.Future[bool | None]]], stored: list[bool] | None
+) -> None:
+    """Tell each queued action whether its commit together stored it (None: it was not, and
+    it takes the worker path on its own)."""
+    for i, (_write, future) in enumerate(queued):
+        if not future.done():  # its table's task may have been cancelled meanwhile
+            future.set_result(None if stored is None else stored[i])
 
 
 #: How many actions committed on the event loop between two checkpoints (SQLite's own
