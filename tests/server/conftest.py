@@ -41,7 +41,7 @@ from typing import Any
 import httpx
 import pytest
 import redis
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
@@ -450,6 +450,17 @@ def browser() -> Iterator[Browser]:
         )
         yield chromium
         chromium.close()
+
+
+def close_reveal(page: Page) -> None:
+    """Close the reveal over the table if it is shown, as a player taps its button. Checked
+    and clicked in one step in the page: the next round's first bid also closes it, and a
+    click that waits for a button that went away fails after its timeout."""
+    page.evaluate(
+        "() => { const box = document.getElementById('reveal');"
+        " if (box && !box.hidden) document.getElementById('reveal-dismiss').click(); }"
+    )
+    expect(page.locator("#reveal")).to_be_hidden()
 
 
 def words(lang: str) -> dict[str, str]:

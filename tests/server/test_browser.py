@@ -10,7 +10,6 @@ of the table at both sizes are saved for a person to review, in ``$DUDO_SCREENSH
 
 from __future__ import annotations
 
-import contextlib
 import os
 import random
 import time
@@ -20,7 +19,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from .conftest import CHROMIUM, LiveServer
+from .conftest import CHROMIUM, LiveServer, close_reveal
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -80,12 +79,8 @@ def create_table(page: Page, server: LiveServer) -> str:
 
 def take_turn(page: Page, rng: random.Random) -> bool:
     """If it is this page's turn, play through the page as a person would; True if it acted."""
-    reveal = page.locator("#reveal")
-    if reveal.is_visible():
-        # The page also closes the reveal by itself when the next round's first bid comes.
-        with contextlib.suppress(PlaywrightTimeoutError):
-            page.click("#reveal-dismiss", timeout=3000)
-        expect(reveal).to_be_hidden()
+    if page.locator("#reveal").is_visible():
+        close_reveal(page)
         return True
     if page.locator("#status").get_attribute("data-my-turn") != "true":
         return False
@@ -112,7 +107,7 @@ def take_turn(page: Page, rng: random.Random) -> bool:
         except PlaywrightTimeoutError:
             # The last round's reveal opened over the table just as this page looked: it
             # waits for this page (the new opener), so dismiss it and act next time round.
-            if reveal.is_visible():
+            if page.locator("#reveal").is_visible():
                 return take_turn(page, rng)
             raise
     # The page shows the next state once the server has broadcast it.
@@ -196,8 +191,7 @@ def test_two_browsers_and_a_bot_play_a_full_game(
     assert winner in ("Ana", "Bo", "Bruno"), winner
     expect(bo.locator("#game-over")).to_have_attribute("data-winner", winner or "")
     for page in (ana, bo):
-        if page.locator("#reveal").is_visible():
-            page.click("#reveal-dismiss")
+        close_reveal(page)
     ana.screenshot(path=str(shots / "game-over-phone.png"), full_page=True)
     bo.screenshot(path=str(shots / "game-over-desktop.png"), full_page=True)
 

@@ -21,6 +21,7 @@ from .conftest import (
     LiveServer,
     PostgresCluster,
     ServerFactory,
+    close_reveal,
     host_post,
     join,
     new_table,
@@ -253,10 +254,7 @@ def test_people_on_two_processes_meet_in_the_lobby_and_play_a_game(
     else:
         raise AssertionError("the game did not end")
     for page in (ana, bo):  # the last reveal, then the result
-        reveal = page.locator("#reveal")
-        if reveal.is_visible():
-            page.click("#reveal-dismiss")
-        expect(reveal).to_be_hidden()
+        close_reveal(page)
     shots = screenshot_dir()
     ana.screenshot(path=str(shots / "two-processes-over-phone-it.png"))
     bo.screenshot(path=str(shots / "two-processes-over-desktop-es.png"))

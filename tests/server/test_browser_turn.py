@@ -9,9 +9,9 @@ import json
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
-from .conftest import CHROMIUM, LiveServer, api, host_post, new_table, words
+from .conftest import CHROMIUM, LiveServer, api, close_reveal, host_post, new_table, words
 from .test_browser import screenshot_dir
 from .test_browser_faults import seated_page
 
@@ -34,12 +34,6 @@ def action_words(server: LiveServer, action: str, lang: str) -> str:
     quantity, face = action.split(" ")[0].split("x")
     face_names = names["faces"][face]
     return f"{quantity} × {face_names['one' if quantity == '1' else 'many']}"
-
-
-def dismiss_reveal(page: Page) -> None:
-    if page.locator("#reveal").is_visible():
-        page.click("#reveal-dismiss")
-        expect(page.locator("#reveal")).to_be_hidden()
 
 
 @pytest.mark.parametrize("lang", ["es", "it"])
@@ -87,7 +81,7 @@ def test_the_tab_marks_my_turn_and_the_timer_notice_says_what_it_played(
     assert action, "the notice names no action"
     text = said["turn.timer_played"].replace("{action}", action_words(server, action, lang))
     expect(page.locator("#auto-notice-text")).to_have_text(text)
-    dismiss_reveal(page)
+    close_reveal(page)
     page.evaluate("window.scrollTo(0, 0)")  # the notice is at the top of the page
     page.screenshot(path=str(screenshot_dir() / f"timer-notice-phone-{lang}.png"))
     page.click("#auto-notice-dismiss")

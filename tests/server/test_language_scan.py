@@ -38,6 +38,7 @@ from .conftest import (
     ServerFactory,
     api,
     bearer,
+    close_reveal,
     get_table,
     new_table,
     words,
@@ -268,9 +269,7 @@ def test_no_english_reaches_a_spanish_or_italian_page(scan: Scan) -> None:
         assert time.monotonic() < deadline, "the game did not end in time"
         if not take_turn(host, rng):
             host.wait_for_timeout(200)
-    if host.locator("#reveal").is_visible():  # the last reveal, over the game-over panel
-        host.click("#reveal-dismiss")
-        expect(host.locator("#reveal")).to_be_hidden()
+    close_reveal(host)  # the last reveal, over the game-over panel
     scan.check(host, "over")
     expect(stranger.locator("#game-over")).to_be_visible()
     scan.check(stranger, "over")

@@ -34,6 +34,7 @@ from .conftest import (
     LiveServer,
     Player,
     api,
+    close_reveal,
     get_table,
     host_post,
     new_table,
@@ -392,8 +393,7 @@ def test_the_game_over_panel_shows_the_review(
         expect(row.locator(".learner-risk")).to_have_text(percent(item["risk"], lang))
     # A hint asked for just before the game ended is refused quietly, not as a mistake.
     expect(page.locator("#toast")).not_to_contain_text("no game")
-    if page.locator("#reveal").is_visible():
-        page.click("#reveal-dismiss")
+    close_reveal(page)
     box.scroll_into_view_if_needed()
     page.screenshot(
         path=str(screenshot_dir() / f"review-{'phone' if size is PHONE else 'desktop'}-{lang}.png"),
