@@ -452,6 +452,19 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
+def tap_if_ready(page: Page, selector: str) -> bool:
+    """Tap a button if it is shown and enabled now; True if it was. Checked and clicked in one
+    step in the page: between a separate check and click the button may go (the round ended)
+    or wait for the server (a sent action), and the click then fails after its timeout."""
+    tapped: bool = page.evaluate(
+        "(selector) => { const button = document.querySelector(selector);"
+        " if (!button || button.disabled || !button.checkVisibility()) return false;"
+        " button.click(); return true; }",
+        selector,
+    )
+    return tapped
+
+
 def close_reveal(page: Page) -> None:
     """Close the reveal over the table if it is shown, as a player taps its button. Checked
     and clicked in one step in the page: the next round's first bid also closes it, and a

@@ -16,7 +16,16 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import CHROMIUM, LiveServer, Player, get_table, host_post, new_table, play_turns
+from .conftest import (
+    CHROMIUM,
+    LiveServer,
+    Player,
+    get_table,
+    host_post,
+    new_table,
+    play_turns,
+    tap_if_ready,
+)
 from .test_browser import DESKTOP, PHONE, is_over
 
 pytestmark = pytest.mark.skipif(
@@ -145,11 +154,7 @@ def test_axe_finds_nothing_serious_on_any_page(
     while not reveal.is_visible():
         assert time.monotonic() < deadline, "no reveal was shown"
         if page.locator("#status").get_attribute("data-my-turn") == "true":
-            call = page.locator("#action-call")
-            if call.is_visible():
-                call.click()
-            else:
-                page.click("#bid-send")
+            tap_if_ready(page, "#action-call") or tap_if_ready(page, "#bid-send")
         page.wait_for_timeout(200)
     reveal_at_rest(page)
     found["the reveal"] = serious_problems(page) + contrast_over_gradients(page)

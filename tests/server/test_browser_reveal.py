@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import CHROMIUM, LiveServer, host_post, new_table
+from .conftest import CHROMIUM, LiveServer, host_post, new_table, tap_if_ready
 from .test_browser import PHONE, screenshot_dir
 
 pytestmark = pytest.mark.skipif(
@@ -73,12 +73,9 @@ def play_until_reveal(page: Page) -> None:
     reveal = page.locator("#reveal")
     while not reveal.is_visible():
         assert time.monotonic() < deadline, "no reveal was shown"
-        if page.locator("#action-call").is_visible():
-            page.locator("#action-call").click(timeout=3000)
-        elif page.locator("#status").get_attribute("data-my-turn") == "true":
-            bid = page.locator("#bid-send")
-            if bid.is_visible():
-                bid.click(timeout=3000)
+        my_turn = page.locator("#status").get_attribute("data-my-turn") == "true"
+        if not tap_if_ready(page, "#action-call") and my_turn:
+            tap_if_ready(page, "#bid-send")
         page.wait_for_timeout(100)
 
 
