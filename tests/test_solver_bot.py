@@ -150,7 +150,9 @@ def test_heads_up_liars_dice_uses_the_shipped_book(books: Path) -> None:
     sources: Counter[str] = Counter()
     for seed in range(3):
         play(rules, table(2, [seed % 2], seed), seed, sources)
-    assert sources["book"] > 0 and sources["fallback"] > 0  # 2v2 and more: not in the book
+    # Every position up to 5v5 is in the book; the lookahead only answers a raise past an
+    # abstract round's window of bids.
+    assert sources["book"] > 0 and sources["fallback"] <= sources["book"] // 10
 
 
 def test_a_solver_only_table(books: Path) -> None:

@@ -178,26 +178,43 @@ class BookRound:
         }
 
 
-PLAY_RECALL = 3
+PLAY_RECALL = 2
 """The fewest bids an abstract round must remember for ``hard`` to play it (a book's default
-``min_recall``). Rounds that remember only the last 2 bids (from 7 dice in all) measured
-weaker than the lookahead they would replace in play: at 5v5 under ``liars-dice`` a local
-best response wins 0.152 ± 0.061 a round from them against 0.040 ± 0.060 from the lookahead
-then, and on common deals against the always-calling sparring bot they gain +5.1 points
-instead of +46.9 (under ``dudo``: +19.4 instead of +74.0). From 3 bids on they are far less
-exploitable than the lookahead: at 3v3 under ``liars-dice`` 0.078 ± 0.062 against 0.414 ±
-0.056; under ``dudo`` (passes and spot-on claims) 0.125 ± 0.097 against 0.600 ± 0.079 (400
-rounds, ``bench/claims_recall.py``), at a small cost in play there (2,000 heads-up games on
-common deals, seed 14, against ``medium``, ``easy``, ``caller``, ``bluffer``: +20.0, +37.5,
-+65.3, +53.0 points, against +15.8, +41.5, +73.9, +52.2 with a bar of 4 bids).
+``min_recall``). The books ``solve-game`` builds up to 5v5 remember at least the last 2 bids,
+so heads-up ``hard`` plays its book at every position they hold.
 
-A bar by the dice in play (2-bid rounds played up to N dice, the lookahead above) trades
-margin in the same way at every N, on the same games under ``dudo``: N = 7, 8, 9, 10 gave
-+24.1 / +29.1 / +54.3 / +55.9, +27.0 / +24.1 / +45.0 / +61.2, +27.7 / +17.9 / +34.4 /
-+63.7 and +22.0 / +12.0 / +19.3 / +65.1; under ``liars-dice`` N = 8 gave +25.2 / +30.7 /
-+49.0 / +58.0 against +23.0 / +50.6 / +72.7 / +57.3 for this bar. The 2-bid rounds win
-a few points against ``medium`` and ``bluffer`` and lose more against ``easy`` and
-``caller``, which the lookahead exploits, so none of them was taken."""
+The bar was 3, which left the 2-bid rounds (from 7 dice in all) to the lookahead. The
+lookahead wins more against the bots it exploits, but loses to the book head to head, and a
+local best response wins far more from it at 4v4 under ``dudo``. On common deals, 5 dice
+each, paired difference in points [95% interval], 2,000 games with seed 14 / 4,000 with seed
+15:
+
+- ``hard`` playing every round of its book against ``hard`` with the bar of 3:
+  ``liars-dice`` +4.6 [+0.5, +8.7] / +8.2 [+5.2, +11.1]; ``dudo`` +7.6 [+3.4, +11.8] / +9.8
+  [+7.0, +12.7].
+- Against the pool (seed 14; ``medium`` / ``easy`` / ``caller`` / ``bluffer``): under
+  ``liars-dice`` +16.7 / +1.8 / +15.4 / +51.9 with every round, +23.0 / +50.6 / +72.7 /
+  +57.3 with the bar of 3; under ``dudo`` +22.0 / +12.0 / +19.3 / +65.1 against +20.0 /
+  +37.5 / +65.3 / +53.0. A bar by the dice in play (2-bid rounds up to N dice, the lookahead
+  above) lands in between at every N (under ``dudo`` up to 8 dice: +27.0 / +24.1 / +45.0 /
+  +61.2); a bar of 4 gave +15.8 / +41.5 / +73.9 / +52.2 there.
+- A local best response (``dudo exploit``, 400 rounds, +1/-1 a round): at 4v4 under ``dudo``
+  0.140 ± 0.097 from the book's round against 0.550 ± 0.082 from the lookahead; at 5v5 under
+  ``liars-dice`` 0.155 ± 0.097, where it wins nothing from the lookahead (-0.142 ± 0.060:
+  LBR's one-step look-ahead is no match for a long round there, so that says little). The
+  3-bid rounds: at 3v3 0.078 ± 0.062 from the book against 0.414 ± 0.056 from the lookahead
+  under ``liars-dice``, 0.125 ± 0.097 against 0.600 ± 0.079 under ``dudo``
+  (``bench/claims_recall.py``).
+
+Also measured and not taken: the book's raises with the call decided from the beliefs over
+the whole round (which the abstraction cannot see), calling what they make less likely than
+not. It won more against the pool (``liars-dice`` +29.1 / +12.7 / +23.0 / +49.9, ``dudo``
++21.0 / +18.8 / +26.6 / +62.2) and was level with the book head to head (-1.1 [-4.0, +1.8],
++0.3 [-2.7, +3.3]), but a local best response won twice as much or more from it: 0.310 ±
+0.093 at 5v5 under ``liars-dice``, 0.415 ± 0.089 at 4v4 and 0.493 ± 0.085 at 5v5 under
+``dudo``. Calling with the bidding model's own soft answer instead (a sigmoid of 8 times
+the margin) played much like the book: +3.6 against ``easy`` under ``liars-dice``, -3.2
+[-7.3, +0.9] against the book under ``dudo``."""
 
 
 class Book:
