@@ -190,11 +190,13 @@ def test_a_rated_table_made_with_the_form_is_rated_everywhere(
 def test_the_countdown_runs_out_in_the_browser_and_the_game_starts(
     server: LiveServer, pages: Pages
 ) -> None:
-    table = new_table(server, name="Ana", public=True, seats=3, fill_seconds=3, turn_seconds=0)
+    # 8 seconds: long enough for a loaded machine to show the card while the count still
+    # runs (with 3, the card once showed up already "about to start").
+    table = new_table(server, name="Ana", public=True, seats=3, fill_seconds=8, turn_seconds=0)
     page = pages.open(server.url + "/", lang="it")
     listed = page.locator(f'#lobby-list li.lobby-card[data-code="{table["code"]}"]')
     expect(listed.locator(".lobby-countdown")).to_contain_text("Inizia tra 0:0")
-    expect(listed).to_have_count(0, timeout=10_000)  # bots sat down and the game started
+    expect(listed).to_have_count(0, timeout=20_000)  # bots sat down and the game started
 
 
 @pytest.mark.parametrize("lang", ["es", "it"])
