@@ -86,12 +86,7 @@ def reveal_at_rest(page: Page) -> None:
     skipped, as a reader in a hurry does, not while its verdict fades in."""
     reveal = page.locator("#reveal")
     if reveal.is_visible():
-        # Checked and clicked in one step in the page: the reveal may reach its end, and
-        # hide the button, between a separate check and a click that then waits for it.
-        page.evaluate(
-            "() => { const skip = document.getElementById('reveal-skip');"
-            " if (skip && !skip.hidden) skip.click(); }"
-        )
+        tap_if_ready(page, "#reveal-skip")  # the reveal may end and hide it meanwhile
         expect(reveal).to_have_attribute("data-stage", "done")
         page.wait_for_timeout(400)
 
