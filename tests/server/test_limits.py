@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import random
 import re
 import selectors
@@ -341,6 +342,37 @@ def test_a_stalled_body_gets_408(live_server: ServerFactory, sockets: list[socke
     assert 0.8 < time.monotonic() - started < 3.0
     assert closed[sockets[0]].startswith(b"HTTP/1.1 408 Request Timeout"), closed
     assert b"the request body did not arrive within 1 s" in closed[sockets[0]]
+
+
+def test_a_body_still_coming_after_the_answer_is_dropped_without_a_reset(
+    live_server: ServerFactory, sockets: list[socket.socket]
+) -> None:
+    """A request answered before its body came in whole (413: too large) while the client is
+    still sending it. The server ends its side after the answer and drops what still comes: the
+    client's sends never meet a reset, and it reads the whole answer, then the end."""
+    server = live_server(args=TEST_ARGS)
+    sock = socket.create_connection((HOST, server.port), timeout=5)
+    sockets.append(sock)
+    sock.sendall(
+        b"POST /api/tables HTTP/1.1\r\nHost: dudo\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 99999999\r\n\r\n{"
+    )
+    received = b""
+    while b"\r\n\r\n" not in received:
+        received += sock.recv(65536)
+    assert received.startswith(b"HTTP/1.1 413 "), received
+    for _ in range(6):  # a client that sends its body before it reads the answer
+        sock.sendall(b"x" * 65536)
+        time.sleep(0.05)
+    while chunk := sock.recv(65536):
+        received += chunk
+    head, _, body = received.partition(b"\r\n\r\n")
+    length = int(
+        next(h for h in head.split(b"\r\n") if h.lower().startswith(b"content-length")).split(b":")[
+            1
+        ]
+    )
+    assert len(body) == length and json.loads(body)["code"] == "body_too_large", received
 
 
 @pytest.mark.skipif(not Path("/proc/self/limits").exists(), reason="needs Linux's /proc")

@@ -22,6 +22,10 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from dudo.server.limits import Limits, address_key
 
+#: How long a connection answered before its request body came in whole keeps reading (and
+#: dropping) what its client still sends, after the answer, before it is closed.
+LINGER_SECONDS = 2.0
+
 
 class GuardedHttp(HttpToolsProtocol):
     """The protocol for a :class:`Limits`; make the class with :func:`guarded_http`."""
@@ -35,6 +39,11 @@ class GuardedHttp(HttpToolsProtocol):
         self.head_timer: asyncio.TimerHandle | None = None
         self.head_started = False  # a request's first byte came, its head is not complete
         self.counted_as: str | None = None
+        self.lingering = False  # answered and half-closed: what still comes in is dropped
+
+    def data_received(self, data: bytes) -> None:
+        if not self.lingering:
+            super().data_received(data)
 
     # ------------------------------------------------------------------ the per-address cap
 
@@ -122,6 +131,20 @@ class GuardedHttp(HttpToolsProtocol):
         cycle = self.cycle
         unread = cycle is not None and cycle.response_complete and cycle.more_body
         if unread and not self.transport.is_closing():
+            self.linger()
+
+    def linger(self) -> None:
+        """End a connection whose client may still be sending: the answer goes out followed by
+        the end of our side (FIN), and what still comes in is read and dropped until the client
+        closes, or ``LINGER_SECONDS`` pass. Closing at once with unread bytes would make the
+        kernel reset the connection, and a reset can destroy the answer before it is read."""
+        self.lingering = True
+        self.stop_head_timer()
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+            self.flow.resume_reading()
+            self.loop.call_later(LINGER_SECONDS, self.transport.close)
+        else:
             self.transport.close()
 
     # ------------------------------------------------------------------------ answering
@@ -129,7 +152,8 @@ class GuardedHttp(HttpToolsProtocol):
     def answer_and_close(
         self, status: int, detail: str, headers: dict[str, str] | None = None
     ) -> None:
-        """Answer ``{"detail": ...}`` with ``status`` before any request was read, then close."""
+        """Answer ``{"detail": ...}`` with ``status`` before any request was read, then end the
+        connection (:meth:`linger`: the client may be sending that request)."""
         body = json.dumps({"detail": detail}).encode()
         lines = [
             f"HTTP/1.1 {status} {http.HTTPStatus(status).phrase}",
@@ -139,7 +163,7 @@ class GuardedHttp(HttpToolsProtocol):
             *(f"{name}: {value}" for name, value in (headers or {}).items()),
         ]
         self.transport.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
-        self.transport.close()
+        self.linger()
 
 
 def guarded_http(limits: Limits) -> type[GuardedHttp]:
