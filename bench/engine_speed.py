@@ -13,6 +13,10 @@ Run by hand (not a test):  python bench/engine_speed.py [--seconds 1.0] [--repea
     N = 4096, against case (b).
 (d) our OpenSpiel game ``python_dudo`` (``liars-dice``, whole games) driven through pyspiel by
     the same loop as OpenSpiel's native ``liars_dice``: actions/s of each and their ratio.
+(e) the floor: case (a)'s loop over :class:`FloorGame`, the least any Python engine with
+    ``Game``'s loop (``Game(...)``, ``legal_actions()``, ``push(action)``, ``round_number``,
+    ``is_over``) must do for a heads-up round, and nothing else; its ratio to OpenSpiel is the
+    most that case (a) could show for any engine written in Python.
 
 OpenSpiel comes from the optional extra:  pip install -e '.[open-spiel]'
 """
@@ -26,7 +30,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from dudo.engine import Game, RandomChance, Rules, preset
+from dudo.engine import CALL, Action, Bid, Game, RandomChance, Rules, preset
+from dudo.engine.bids import BidTable, RaiseContext, bid_table
+
+_NORMAL_CONTEXT = RaiseContext.NORMAL
 
 Runner = Callable[[float], tuple[int, int]]
 
@@ -67,6 +74,89 @@ def ours_full_game(rules: Rules, players: int) -> Runner:
                 game.push(choice(game.legal_actions()))
                 actions += 1
             games += 1
+        return games, actions
+
+    return run
+
+
+class FloorGame:
+    """A heads-up ``liars-dice`` round reduced to what the benchmark loop itself needs: two
+    hands dealt from a seeded generator and sorted, the engine's own memoised lists of legal
+    bids (the same lists ``Game`` returns), a membership check and the history on each push,
+    and the count and loser on the call. No seating, events, chance record, undo, views,
+    validation or rule variants: every one of those is more work for a real engine."""
+
+    __slots__ = (
+        "bid",
+        "dice",
+        "hands",
+        "history",
+        "is_over",
+        "loser",
+        "round_number",
+        "table",
+        "to_move",
+    )
+
+    def __init__(self, table: BidTable, dice: int, faces: int, rng: random.Random) -> None:
+        rand = rng.random
+        self.hands = (
+            tuple(sorted([int(rand() * faces) + 1 for _ in range(dice)])),
+            tuple(sorted([int(rand() * faces) + 1 for _ in range(dice)])),
+        )
+        self.table, self.dice = table, dice
+        self.bid: Bid | None = None
+        self.history: list[tuple[int, Action]] = []
+        self.round_number, self.to_move, self.is_over, self.loser = 1, 0, False, -1
+
+    def legal_actions(self) -> list[Action]:
+        if self.bid is None:
+            return [*self.table.opening_tuples[self.dice]]
+        return [*self.table.raise_calls[_NORMAL_CONTEXT][self.bid]]
+
+    def push(self, action: Action) -> None:
+        if type(action) is Bid:
+            legal = (
+                self.table.opening_sets[self.dice]
+                if self.bid is None
+                else self.table.raise_sets[_NORMAL_CONTEXT][self.bid]
+            )
+            if action not in legal:
+                raise ValueError(action)
+            self.bid = action
+            self.history.append((self.to_move, action))
+            self.to_move ^= 1
+            return
+        bid = self.bid
+        assert bid is not None and action is CALL
+        a, b = self.hands
+        count = a.count(bid.face) + b.count(bid.face)
+        if bid.face != 1:
+            count += a.count(1) + b.count(1)
+        self.loser = 1 - self.to_move if count < bid.quantity else self.to_move
+        self.history.append((self.to_move, action))
+        self.is_over, self.round_number = True, 2
+
+
+def floor_single_round(rules: Rules) -> Runner:
+    """Case (a)'s loop, over :class:`FloorGame`."""
+
+    # The bid table is the engine's own, looked up once: any engine may keep it per rule set.
+    dice, faces = rules.dice_per_player, rules.faces
+    table = bid_table(rules, 2 * dice, False)
+
+    def run(seconds: float) -> tuple[int, int]:
+        rng = random.Random(1)
+        choice = rng.choice
+        games = actions = 0
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            for _ in range(100):
+                game = FloorGame(table, dice, faces, rng)
+                while game.round_number == 1 and not game.is_over:
+                    game.push(choice(game.legal_actions()))
+                    actions += 1
+                games += 1
         return games, actions
 
     return run
@@ -213,6 +303,30 @@ def main() -> None:
         label = f"python_dudo liars-dice, {dice} dice"
         ratio = f"{statistics.median(ratios):.3f} x native"
         print(f"{label:<40} {games:>10.0f} {acts:>11.0f} {ratio:>15}")
+
+    print(
+        f"\n{'the floor (any Python engine)':<40} {'games/s':>10} {'actions/s':>11} {'ratio':>15}"
+    )
+    for dice in (1, 5):
+        rules = preset("liars-dice", dice_per_player=dice)
+        floor, ours, theirs = (
+            floor_single_round(rules),
+            ours_single_round(rules),
+            openspiel_liars_dice(dice),
+        )
+        floor_runs, ratios, engine_ratios = [], [], []
+        for _ in range(args.repeats):
+            floor_runs.append(measure(floor, args.seconds))
+            engine_ratios.append(measure(ours, args.seconds)[0] / floor_runs[-1][0])
+            if theirs is not None:
+                ratios.append(floor_runs[-1][0] / measure(theirs, args.seconds)[0])
+        games = statistics.median(g for g, _ in floor_runs)
+        acts = statistics.median(a for _, a in floor_runs)
+        ratio = f"{statistics.median(ratios):.2f} x OpenSpiel" if ratios else "n/a"
+        print(f"{f'floor, single round, {dice} dice':<40} {games:>10.0f} {acts:>11.0f} {ratio:>15}")
+        print(
+            f"{'  Game / floor (games/s)':<40} {'':>10} {'':>11} {statistics.median(engine_ratios):>15.2f}"
+        )
 
 
 if __name__ == "__main__":
