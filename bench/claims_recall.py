@@ -26,7 +26,7 @@ from dudo.bots.hard import HardBot
 from dudo.engine import preset
 from dudo.solver.book import find_book
 from dudo.solver.exploit import lbr
-from dudo.solver.exploit_command import parse_position
+from dudo.terminal.exploit import parse_position
 
 
 def measure(cell: tuple[str, str, int, int, int]) -> tuple[str, int, float, float, float]:

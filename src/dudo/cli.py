@@ -228,7 +228,7 @@ def solve(
 ) -> None:
     """Compute an equilibrium of one heads-up round and save the strategy."""
     _one_blas_thread()
-    from dudo.solver.run import solve_command
+    from dudo.terminal.solve import solve_command
 
     code = solve_command(
         rules_name=rules,
@@ -261,7 +261,7 @@ def evaluate_file(
     ] = None,
 ) -> None:
     """Evaluate a saved strategy exactly: value, best responses, exploitability."""
-    from dudo.solver.run import evaluate_command
+    from dudo.terminal.solve import evaluate_command
 
     raise typer.Exit(evaluate_command(file, plot, Console()))
 
@@ -321,7 +321,7 @@ def solve_game(
 ) -> None:
     """Solve whole heads-up games bottom-up and store every round's strategy (a book)."""
     _one_blas_thread()
-    from dudo.solver.run import solve_game_command
+    from dudo.terminal.solve import solve_game_command
 
     raise typer.Exit(
         solve_game_command(
@@ -387,7 +387,7 @@ def exploit(
 ) -> None:
     """Measure how exploitable bots are at heads-up rounds (exact or local best response)."""
     _one_blas_thread()
-    from dudo.solver.exploit_command import exploit_command
+    from dudo.terminal.exploit import exploit_command
 
     raise typer.Exit(
         exploit_command(

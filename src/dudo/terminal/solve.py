@@ -1,4 +1,5 @@
-"""The ``dudo solve`` and ``dudo evaluate`` commands: checking the options, running the
+"""The ``dudo solve``, ``dudo solve-game`` and ``dudo evaluate`` commands (the terminal side
+of :mod:`dudo.solver`, which prints nothing): checking the options, running the
 solver with a progress bar, stopping, checkpoints and resuming, writing the strategy file
 and the plot, and printing the results.
 
@@ -51,6 +52,7 @@ from dudo.solver.store import (
     save_strategy,
     solver_from_checkpoint,
 )
+from dudo.terminal.narration import rules_label
 
 #: Iterations when no stopping rule is given.
 DEFAULT_ITERATIONS = 1000
@@ -136,7 +138,6 @@ def plan_solve(
 ) -> SolvePlan:
     """Check every option of ``dudo solve`` (raising DudoError) without writing anything."""
     from dudo.solver.plots import plot_format
-    from dudo.terminal.narration import rules_label
 
     rules = build_rules(rules_name, settings)
     position = Position((dice[0], dice[1]))
@@ -490,8 +491,6 @@ def _number(meta: dict[str, Any], key: str) -> float:
 
 
 def _title(round_: Round, algorithm: str) -> str:
-    from dudo.terminal.narration import rules_label
-
     return f"{rules_label(round_.rules, None)}: {round_.position.label()}, {algorithm}"
 
 
@@ -499,7 +498,6 @@ def evaluate_command(file: Path, plot: Path | None, console: Console) -> int:
     """Load a strategy file (or a checkpoint: its average strategy), evaluate it exactly and
     print the results; ``plot`` draws the stored convergence history. Returns the exit code."""
     from dudo.solver.plots import plot_format, plot_history
-    from dudo.terminal.narration import rules_label
 
     try:
         if plot is not None:
