@@ -1,0 +1,87 @@
+"""The package's parts depend inward, toward the engine (README, "Layout").
+
+Every ``import`` of every module under ``src/dudo/`` is read (function-level imports included)
+and checked against :data:`ALLOWED`: which other parts each part may import. The engine imports
+no other part, nothing below the interfaces imports a terminal, web or database library, and a
+part that starts importing one further out fails here with the module and the import named.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import dudo
+
+PACKAGE = Path(dudo.__file__).parent
+
+#: The parts of ``dudo`` each part may import (besides itself). ``cli`` wires everything, and
+#: ``__init__``/``__main__`` are the package's own entry points.
+ALLOWED: dict[str, frozenset[str]] = {
+    "engine": frozenset(),
+    "notation": frozenset({"engine"}),
+    "records": frozenset({"engine", "notation"}),
+    "cup": frozenset({"engine"}),
+    "web": frozenset(),  # the browser client's files, and where they are
+    # bots play from the solver's books, and the solver measures bots' exploitability
+    "bots": frozenset({"engine", "notation", "records", "solver"}),
+    "solver": frozenset({"engine", "bots"}),
+    "odds": frozenset({"engine", "bots"}),
+    "review": frozenset({"engine", "bots", "odds"}),
+    "research": frozenset({"engine", "bots"}),
+    "arena": frozenset({"engine", "bots", "records"}),
+    "terminal": frozenset(
+        {"engine", "notation", "records", "cup", "bots", "solver", "odds", "review"}
+    ),
+    "server": frozenset(
+        {"engine", "notation", "records", "cup", "bots", "solver", "odds", "review"}
+    ),
+}
+
+#: Libraries of the interfaces: only the terminal, the server, the arena's report and the
+#: command line may use them.
+INTERFACE_LIBRARIES = frozenset(
+    {"rich", "typer", "fastapi", "starlette", "uvicorn", "sqlalchemy", "redis", "prometheus_client"}
+)
+CORE = frozenset({"engine", "notation", "records", "cup", "bots", "solver", "odds", "review"})
+
+
+def part_of(path: Path) -> str:
+    first = path.relative_to(PACKAGE).parts[0]
+    return first.removesuffix(".py")
+
+
+def imports(path: Path) -> Iterator[tuple[int, str]]:
+    """(line, module) of every absolute import in a module, wherever it stands."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom) and node.module is not None and node.level == 0:
+            yield node.lineno, node.module
+
+
+MODULES = sorted(p for p in PACKAGE.rglob("*.py") if part_of(p) in ALLOWED)
+
+
+def test_every_part_is_listed() -> None:
+    parts = {part_of(p) for p in PACKAGE.rglob("*.py")}
+    assert parts - {"cli", "__init__", "__main__"} == set(ALLOWED)
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_imports_point_inward(path: Path) -> None:
+    part = part_of(path)
+    wrong = []
+    for line, module in imports(path):
+        top, _, rest = module.partition(".")
+        if top == "dudo":
+            target = rest.partition(".")[0] or "__init__"
+            if target != part and target not in ALLOWED[part]:
+                wrong.append(f"line {line}: {module} ({part} may import {sorted(ALLOWED[part])})")
+        elif top in INTERFACE_LIBRARIES and part in CORE:
+            wrong.append(f"line {line}: {module} (an interface library, in {part})")
+    assert not wrong, f"{path.relative_to(PACKAGE)}: " + "; ".join(wrong)
