@@ -37,7 +37,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -62,8 +62,20 @@ STRATEGY_ARRAYS: dict[str, str] = {
 }
 STATE_ARRAYS = ("regret_in", "regret_call", "avg_in", "avg_call")
 
+
+class HistoryRow(NamedTuple):
+    """One exact evaluation during a run: when, and how good the average strategy was."""
+
+    iteration: int
+    seconds: float
+    exploitability: float
+    value: float
+    lower: float  # the bounds on the game's value
+    upper: float
+
+
 #: The columns of the convergence history.
-HISTORY_COLUMNS = ("iteration", "seconds", "exploitability", "value", "lower", "upper")
+HISTORY_COLUMNS: tuple[str, ...] = HistoryRow._fields
 
 #: How far a stored node's probabilities may sum from 1 (float32 rounding is ~1e-7).
 SUM_TOLERANCE = 1e-4
@@ -73,23 +85,26 @@ SUM_TOLERANCE = 1e-4
 class History:
     """The convergence of a run: one row per exact evaluation."""
 
-    rows: list[tuple[int, float, float, float, float, float]] = field(default_factory=list)
+    rows: list[HistoryRow] = field(default_factory=list)
 
     def add(self, iteration: int, seconds: float, evaluation: Evaluation) -> None:
         low, high = evaluation.value_bounds
         self.rows.append(
-            (iteration, seconds, evaluation.exploitability, evaluation.value, low, high)
+            HistoryRow(iteration, seconds, evaluation.exploitability, evaluation.value, low, high)
         )
 
+    @property
+    def last(self) -> HistoryRow | None:
+        return self.rows[-1] if self.rows else None
+
     def column(self, name: str) -> list[float]:
-        at = HISTORY_COLUMNS.index(name)
-        return [float(row[at]) for row in self.rows]
+        return [float(getattr(row, name)) for row in self.rows]
 
     def to_dict(self) -> dict[str, list[int] | list[float]]:
         out: dict[str, list[int] | list[float]] = {
             name: self.column(name) for name in HISTORY_COLUMNS
         }
-        out["iteration"] = [row[0] for row in self.rows]
+        out["iteration"] = [row.iteration for row in self.rows]
         return out
 
     @classmethod
@@ -105,7 +120,7 @@ class History:
         if len({len(c) for c in columns}) > 1:
             raise SolverError("history columns have different lengths")
         rows = [
-            (int(it), float(sec), float(ex), float(val), float(low), float(high))
+            HistoryRow(int(it), float(sec), float(ex), float(val), float(low), float(high))
             for it, sec, ex, val, low, high in zip(*columns, strict=True)
         ]
         return cls(rows)

@@ -16,7 +16,6 @@ import json
 import os
 import re
 import signal
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from dudo.engine import DudoError, Rules
 from dudo.engine.rules import preset, rules_from_settings
 from dudo.solver.cfr import Algorithm, RoundSolver, parse_algorithm
 from dudo.solver.evaluate import Evaluation, evaluate
+from dudo.solver.loop import StopReason, StopRule, solve_until
 from dudo.solver.position import Position, SolverError, heads_up_problem
 from dudo.solver.round import Round, build_round
 
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 from dudo.solver.store import (
     CHECKPOINT_FORMAT,
     History,
+    HistoryRow,
     compact,
     evaluation_metadata,
     expand,
@@ -396,61 +397,46 @@ def _run(
         TimeElapsedColumn(),
         console=console,
     )
-    last = history.rows[-1] if history.rows else None
+    last = history.last
     task = progress.add_task(
         round_.position.label(),
         total=total,
         completed=solver.iteration if plan.iterations is not None else 0,
         iteration=solver.iteration,
-        exploitability=_fmt_expl(last[2]) if last else "-",
-        value=_fmt_value(last[3]) if last else "-",
+        exploitability=_fmt_expl(last.exploitability) if last else "-",
+        value=_fmt_value(last.value) if last else "-",
     )
-    started = time.perf_counter()
-    last_checkpoint = started
-    reason = "iterations"
+
+    def on_step(iteration: int, run_seconds: float, row: HistoryRow | None) -> None:
+        fields: dict[str, Any] = {"iteration": iteration}
+        if row is not None:
+            fields["exploitability"] = _fmt_expl(row.exploitability)
+            fields["value"] = _fmt_value(row.value)
+        if plan.iterations is not None:
+            completed = float(iteration)
+        elif plan.time_limit is not None:
+            completed = min(run_seconds, plan.time_limit)
+        else:
+            completed = 0.0
+        progress.update(task, completed=completed, **fields)
+
+    def checkpoint(seconds_so_far: float) -> None:
+        assert plan.checkpoint is not None
+        save_checkpoint(plan.checkpoint, solver, meta_now(seconds_so_far))
+
     interrupt = _Interrupt()
-
-    def elapsed() -> float:
-        return seconds + time.perf_counter() - started
-
     with interrupt.installed(), progress:
-        while True:
-            if plan.iterations is not None and solver.iteration >= plan.iterations:
-                reason = "iterations"
-                break
-            if interrupt.requested:
-                reason = "interrupted"
-                break
-            solver.step()
-            fields: dict[str, Any] = {"iteration": solver.iteration}
-            met = False
-            if solver.iteration % eval_every == 0:
-                evaluation = evaluate(round_, solver.average(), solver.scratch())
-                history.add(solver.iteration, elapsed(), evaluation)
-                fields["exploitability"] = _fmt_expl(evaluation.exploitability)
-                fields["value"] = _fmt_value(evaluation.value)
-                met = plan.target is not None and evaluation.exploitability <= plan.target
-            now = time.perf_counter()
-            if plan.iterations is not None:
-                completed = float(solver.iteration)
-            elif plan.time_limit is not None:
-                completed = min(now - started, plan.time_limit)
-            else:
-                completed = 0.0
-            progress.update(task, completed=completed, **fields)
-            if met:
-                reason = "target"
-                break
-            if plan.time_limit is not None and now - started >= plan.time_limit:
-                reason = "time"
-                break
-            if plan.checkpoint is not None and now - last_checkpoint >= plan.checkpoint_every:
-                save_checkpoint(plan.checkpoint, solver, meta_now(elapsed()))
-                last_checkpoint = time.perf_counter()
-        average = solver.average()
-        if not history.rows or history.rows[-1][0] != solver.iteration:
-            history.add(solver.iteration, elapsed(), evaluate(round_, average, solver.scratch()))
-    total_seconds = elapsed()
+        reason, total_seconds, average = solve_until(
+            solver,
+            history,
+            StopRule(plan.iterations, plan.target, plan.time_limit),
+            eval_every=eval_every,
+            seconds_before=seconds,
+            interrupted=lambda: interrupt.requested,
+            on_step=on_step,
+            checkpoint=checkpoint if plan.checkpoint is not None else None,
+            checkpoint_every=plan.checkpoint_every,
+        )
 
     # What is stored is float32: report the numbers of exactly that strategy.
     stored = expand(round_, compact(round_, average))
@@ -467,10 +453,14 @@ def _run(
     if solver.iteration == 0:
         console.print(Text("no iteration was run: the strategy is uniform"), soft_wrap=True)
     stop_words = {
-        "iterations": "the iterations were done",
-        "target": f"exploitability reached the target {plan.target:g}" if plan.target else "",
-        "time": f"the time limit of {plan.time_limit:g} s was reached" if plan.time_limit else "",
-        "interrupted": "interrupted",
+        StopReason.ITERATIONS: "the iterations were done",
+        StopReason.TARGET: f"exploitability reached the target {plan.target:g}"
+        if plan.target
+        else "",
+        StopReason.TIME: f"the time limit of {plan.time_limit:g} s was reached"
+        if plan.time_limit
+        else "",
+        StopReason.INTERRUPTED: "interrupted",
     }
     console.print(Text(f"Stopped: {stop_words[reason]}."), soft_wrap=True)
     _print_results(console, final, solver.iteration, total_seconds, plan.algorithm.value)
@@ -481,7 +471,7 @@ def _run(
         console.print(
             Text(f"checkpoint: {plan.checkpoint} ({_size(plan.checkpoint)})"), soft_wrap=True
         )
-    return 130 if reason == "interrupted" else 0
+    return 130 if reason is StopReason.INTERRUPTED else 0
 
 
 def _number(meta: dict[str, Any], key: str) -> float:
