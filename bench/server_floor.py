@@ -219,7 +219,7 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait(10)
-    latencies = sorted(outcome["latencies"])
+    latencies: list[float] = sorted(outcome["latencies"])
     actions = len(latencies)
     if not actions:
         raise SystemExit("no action was answered in the window")
