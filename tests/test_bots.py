@@ -24,19 +24,6 @@ from dudo.bots import (
     out_of_turn_call,
 )
 from dudo.bots.medium import MediumBot
-from dudo.bots.odds import (
-    Counting,
-    Odds,
-    bid_probability,
-    bid_probability_exact,
-    count_distribution,
-    counting_for,
-    exactly_probability,
-    exactly_probability_exact,
-    probability_at_least,
-    view_bid_probability,
-    view_exactly_probability,
-)
 from dudo.bots.probability import pass_credibility
 from dudo.engine import (
     CALL,
@@ -58,6 +45,19 @@ from dudo.engine import (
     Rules,
     count_matching,
     preset,
+)
+from dudo.probability import (
+    Counting,
+    Odds,
+    bid_probability,
+    bid_probability_exact,
+    count_distribution,
+    counting_for,
+    exactly_probability,
+    exactly_probability_exact,
+    probability_at_least,
+    view_bid_probability,
+    view_exactly_probability,
 )
 
 # --- driving games -------------------------------------------------------------------------------

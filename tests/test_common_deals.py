@@ -22,12 +22,12 @@ from dudo.arena.pairs import pair_seats, paired_result
 from dudo.arena.stats import paired_difference, t_quantile_975, wilson_interval
 from dudo.bots import BOT_NAMES, SPARRING_BOTS, Bot, OutOfTurnCaller, make_bot
 from dudo.bots.match import play_game
-from dudo.bots.odds import Odds
 from dudo.engine import Bid, Call, Game, PlayerView, RevealBid, Revealed, RoundStarted
 from dudo.engine.actions import Action
 from dudo.engine.errors import DudoError
 from dudo.engine.events import SeatingDecided
 from dudo.engine.rules import rules_from_settings
+from dudo.probability import Odds
 from dudo.records import read_record, replay
 
 NO_PASS = ("pass_hands=none",)  # pass hands need five dice

@@ -25,19 +25,20 @@ ALLOWED: dict[str, frozenset[str]] = {
     "notation": frozenset({"engine"}),
     "records": frozenset({"engine", "notation"}),
     "cup": frozenset({"engine"}),
+    "probability": frozenset({"engine"}),
     "web": frozenset(),  # the browser client's files, and where they are
     # bots play from the solver's books, and the solver measures bots' exploitability
-    "bots": frozenset({"engine", "notation", "records", "solver"}),
+    "bots": frozenset({"engine", "notation", "probability", "records", "solver"}),
     "solver": frozenset({"engine", "bots"}),
-    "odds": frozenset({"engine", "bots"}),
+    "odds": frozenset({"engine", "probability"}),
     "review": frozenset({"engine", "bots", "odds"}),
     "research": frozenset({"engine", "bots"}),
     "arena": frozenset({"engine", "bots", "records"}),
     "terminal": frozenset(
-        {"engine", "notation", "records", "cup", "bots", "solver", "odds", "review"}
+        {"engine", "notation", "records", "cup", "probability", "bots", "solver", "odds", "review"}
     ),
     "server": frozenset(
-        {"engine", "notation", "records", "cup", "bots", "solver", "odds", "review"}
+        {"engine", "notation", "records", "cup", "probability", "bots", "solver", "odds", "review"}
     ),
 }
 
@@ -46,7 +47,9 @@ ALLOWED: dict[str, frozenset[str]] = {
 INTERFACE_LIBRARIES = frozenset(
     {"rich", "typer", "fastapi", "starlette", "uvicorn", "sqlalchemy", "redis", "prometheus_client"}
 )
-CORE = frozenset({"engine", "notation", "records", "cup", "bots", "solver", "odds", "review"})
+CORE = frozenset(
+    {"engine", "notation", "records", "cup", "probability", "bots", "solver", "odds", "review"}
+)
 
 
 def part_of(path: Path) -> str:

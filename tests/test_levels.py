@@ -15,10 +15,10 @@ from dudo.bots.beliefs import BeliefOdds, Beliefs, BidModel, hand_table, likelie
 from dudo.bots.hard import HardBot, LookaheadBot
 from dudo.bots.match import play_game
 from dudo.bots.medium import MediumBot
-from dudo.bots.odds import Odds
 from dudo.engine import Bid, Call, DudoError, Game, preset
 from dudo.engine.counting import count_matching
 from dudo.engine.rules import rules_from_settings
+from dudo.probability import Odds
 
 LEVELS = ("random", "easy", "medium", "hard")
 

@@ -17,7 +17,7 @@ from a :class:`~dudo.engine.view.PlayerView`, i.e. exactly what a player in a ga
 
 Every number is exact (:class:`~fractions.Fraction`; ``*_float`` properties round once). The
 counting itself (wild aces, ``wild_needs_natural``, fewer faces) is done by
-:mod:`dudo.bots.odds`, which enumerates the unknown dice exactly rather than assuming a plain
+:mod:`dudo.probability`, which enumerates the unknown dice exactly rather than assuming a plain
 binomial: under ``wild_needs_natural`` the aces count only if a natural die of the face is on
 the table, which no single binomial describes.
 """
@@ -28,11 +28,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dudo.bots.odds import Counting, count_distribution, counting_for, counting_of
 from dudo.engine.actions import Bid
 from dudo.engine.errors import DudoError
 from dudo.engine.rules import Rules
 from dudo.engine.view import PlayerView
+from dudo.probability import Counting, count_distribution, counting_for, counting_of
 
 __all__ = [
     "EVEN",

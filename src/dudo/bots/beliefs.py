@@ -10,7 +10,7 @@ players convolved, plus the dice this player sees).
 
 Everything comes from the engine's :class:`~dudo.engine.view.PlayerView` of one seat; the
 counting (wild aces, aces never wild in an obliging round, ``wild_needs_natural``) follows
-:func:`dudo.bots.odds.counting_for`. Numeric work is numpy over all hands of a player at once.
+:func:`dudo.probability.counting_for`. Numeric work is numpy over all hands of a player at once.
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from dudo.bots.odds import Counting, Odds, counting_for
 from dudo.engine.actions import Bid, Pass, RevealBid, placed_bid
 from dudo.engine.chance import hand_rolls
 from dudo.engine.counting import pass_hand
 from dudo.engine.rules import PassHand
 from dudo.engine.view import PlayerView
+from dudo.probability import Counting, Odds, counting_for
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -266,7 +266,7 @@ class Beliefs:
 
 
 class BeliefOdds(Odds):
-    """:class:`~dudo.bots.odds.Odds` whose unseen dice follow :class:`Beliefs` instead of
+    """:class:`~dudo.probability.Odds` whose unseen dice follow :class:`Beliefs` instead of
     being fair dice (``given`` still treats the rest as fair dice)."""
 
     __slots__ = ("beliefs",)

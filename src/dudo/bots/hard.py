@@ -32,12 +32,12 @@ import numpy as np
 
 from dudo.bots.beliefs import BeliefOdds, Beliefs, BidModel, Ints, sigmoid
 from dudo.bots.medium import MediumBot
-from dudo.bots.odds import Odds
 from dudo.bots.probability import holds_pass_hand, pass_credibility
 from dudo.bots.solver_bot import SolverBot
 from dudo.engine.actions import Action, Bid, Call, DoubtPass, Pass, SpotOn
 from dudo.engine.errors import DudoError
 from dudo.engine.view import PlayerView
+from dudo.probability import Odds
 
 LOOKAHEAD_TEMPERATURE = 0.0
 """How far the lookahead mixes: an action is played with weight exp(-(loss - least) / T);

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 
 from dudo.bots.beliefs import BeliefOdds, Beliefs, BidModel
-from dudo.bots.odds import Odds
 from dudo.bots.probability import ProbabilityBot
 from dudo.engine.view import PlayerView
+from dudo.probability import Odds
 
 
 class MediumBot(ProbabilityBot):

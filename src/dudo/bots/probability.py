@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from dudo.bots.odds import Odds, counting_for
 from dudo.engine.actions import (
     CLOSED,
     OPEN,
@@ -31,6 +30,7 @@ from dudo.engine.errors import DudoError
 from dudo.engine.events import Passed, Revealed, RoundCancelled, RoundStarted
 from dudo.engine.rules import SpotOnReward
 from dudo.engine.view import PlayerView
+from dudo.probability import Odds, counting_for
 
 # Prior belief that a pass is backed by a pass hand, as (honest passes, passes) seen.
 _PASS_PRIOR = (2, 3)
@@ -40,7 +40,7 @@ class ProbabilityBot:
     """Plays the odds of the bids on the table.
 
     ``P(b)`` is the exact chance that bid ``b`` is true given the dice this player sees
-    (:class:`~dudo.bots.odds.Odds`), every other die being a fair die. When judging the
+    (:class:`~dudo.probability.Odds`), every other die being a fair die. When judging the
     *standing* bid (call, spot-on, out-of-turn call) the bidder is credited with holding
     ``credit_bidder`` dice of the bid's face among their unseen dice: players mostly bid
     what they hold, and a bot that ignores this calls far too often.

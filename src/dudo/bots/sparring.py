@@ -2,7 +2,7 @@
 style, so that a bot's constants are checked against opponents that call often and bluff
 often, not only against our own weaker levels.
 
-Both judge bids by the exact odds on fair dice (:class:`~dudo.bots.odds.Odds`, as ``easy``
+Both judge bids by the exact odds on fair dice (:class:`~dudo.probability.Odds`, as ``easy``
 does) and pick among the view's legal actions only. They are arena and terminal opponents,
 not server table levels (:data:`dudo.bots.SPARRING_BOTS`).
 """
@@ -12,10 +12,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from dudo.bots.odds import Odds
 from dudo.bots.probability import ProbabilityBot
 from dudo.engine.actions import Action, Bid, Call
 from dudo.engine.view import PlayerView
+from dudo.probability import Odds
 
 #: ``caller`` doubts every standing bid less likely than this from its own dice, with the
 #: bidder credited with none of the bid's face (``easy`` credits one die): it calls whatever

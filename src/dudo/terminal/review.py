@@ -12,11 +12,11 @@ import random
 from collections.abc import Sequence
 
 from dudo.bots import make_adviser
-from dudo.bots.odds import Counting
 from dudo.engine.actions import CALL, Action, Bid, Call, DoubtPass, Pass, RevealBid, SpotOn
 from dudo.engine.view import PlayerView
 from dudo.notation import face_name, format_action
 from dudo.odds import safest_bids, view_odds
+from dudo.probability import Counting
 from dudo.review import REVIEWER, ActionOdds, ReviewedDecision, hand_chance
 from dudo.terminal.narration import Narrator
 from dudo.terminal.texts import chance as chance_text
