@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import sqlite3
 import statistics
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -197,6 +198,7 @@ class FaultyStore(Store):
         super().__init__(url)
         self.failing: set[str] = set()
         self.slow_games: dict[int, float] = {}
+        self.finish_seconds = 0.0  # how long storing a finished game's record takes
         self.failures = 0
 
     def fail(self, *methods: str) -> None:
@@ -229,6 +231,7 @@ class FaultyStore(Store):
 
     def finish_game(self, *args: Any) -> dict[int, tuple[float, float]]:
         self._fault("finish_game")
+        time.sleep(self.finish_seconds)
         return super().finish_game(*args)
 
     def create_table(self, *args: Any) -> None:
@@ -357,6 +360,40 @@ def test_timer_stand_in_and_record_writes_are_retried(in_process: InProcess) -> 
         store_state(ana, "ok", timeout=10)
         record = http.get(f"/api/games/{game_id}/record").json()
     assert replay(record).winner == final["winner"]
+
+
+def test_a_table_says_over_only_once_its_record_can_be_fetched(in_process: InProcess) -> None:
+    """Whoever reads that a game is over may fetch its record at once: while the record is
+    being stored (slowly here), the table does not say "over" yet."""
+    server = in_process(store_factory=FaultyStore)
+    faulty(server).finish_seconds = 1.0
+    code, ana = heads_up(server)
+    seen: list[tuple[str, int]] = []  # (the table's status, the record's answer when over)
+    done = threading.Event()
+
+    def watch() -> None:
+        with api(server) as http:
+            while not done.is_set():
+                table = http.get(f"/api/tables/{code}").json()
+                answer = 0
+                if table["status"] == "over":
+                    answer = http.get(f"/api/games/{table['game']}/record").status_code
+                seen.append((table["status"], answer))
+                time.sleep(0.02)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        final = play_turns([ana], random.Random(3))
+        assert final["winner"] is not None
+        time.sleep(0.2)
+    finally:
+        done.set()
+        watcher.join(10)
+    over = [answer for status, answer in seen if status == "over"]
+    assert over and set(over) == {200}, seen[-60:]
+    # The watcher kept reading the table while the game was played.
+    assert sum(status == "playing" for status, _ in seen) > 40
 
 
 def test_a_slow_store_holds_up_only_the_table_that_writes(in_process: InProcess) -> None:

@@ -1261,7 +1261,6 @@ class Table:
         if self.settings.rated:
             meta["rated"] = ratings.family(self.preset)
         record = record_of(game, infos, meta=meta, preset=self.preset)
-        self.status = TableStatus.OVER
         chat_game_over(self)
         for seat in self.seats:
             self._cancel_grace(seat)
@@ -1294,10 +1293,15 @@ class Table:
                 self.code, self.game_id, winner=game.winner, rounds=game.round_number
             ),
         )
+        # The table says "over" once the record can be fetched (anyone told the game is over
+        # may ask for it at once); only a store that is not answering makes it say so first,
+        # with the record being saved (store_state "retrying") until it is.
         try:
             self.rating_changes = await self.hall.db.run(self.hall.store.finish_game, *args)
             self.saving_record = False
+            self.status = TableStatus.OVER
         except StoreUnavailable:
+            self.status = TableStatus.OVER
             self._store_retrying()
             self.hall.spawn(self._save_record(args, 1))
         self.broadcast_table()
