@@ -54,11 +54,14 @@ class GuardedHttp(HttpToolsProtocol):
             open_now = self.open_by_address.get(address, 0)
             cap = self.limits.connections_per_address
             if open_now >= cap:
+                # Closed at once, not lingering: a refused connection must not hold a
+                # descriptor (a request it already sent may then cost it this answer).
                 self.answer_and_close(
                     429,
                     f"too many connections open from your address ({cap}); "
                     "close some and try again",
                     {"Retry-After": "5"},
+                    linger=False,
                 )
                 return
             self.open_by_address[address] = open_now + 1
@@ -150,10 +153,15 @@ class GuardedHttp(HttpToolsProtocol):
     # ------------------------------------------------------------------------ answering
 
     def answer_and_close(
-        self, status: int, detail: str, headers: dict[str, str] | None = None
+        self,
+        status: int,
+        detail: str,
+        headers: dict[str, str] | None = None,
+        *,
+        linger: bool = True,
     ) -> None:
         """Answer ``{"detail": ...}`` with ``status`` before any request was read, then end the
-        connection (:meth:`linger`: the client may be sending that request)."""
+        connection: by :meth:`linger` (the client may be sending that request), or at once."""
         body = json.dumps({"detail": detail}).encode()
         lines = [
             f"HTTP/1.1 {status} {http.HTTPStatus(status).phrase}",
@@ -163,7 +171,10 @@ class GuardedHttp(HttpToolsProtocol):
             *(f"{name}: {value}" for name, value in (headers or {}).items()),
         ]
         self.transport.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
-        self.linger()
+        if linger:
+            self.linger()
+        else:
+            self.transport.close()
 
 
 def guarded_http(limits: Limits) -> type[GuardedHttp]:
