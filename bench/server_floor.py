@@ -45,8 +45,10 @@ from typing import Any
 import uvicorn
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
+# The same measures as the load benchmark beside it (this folder is on sys.path when it runs).
+from server_load import cpu_seconds, free_port
+
 ACTION = '{"type":"act","action":"4x5","turn":17}'
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 # ------------------------------------------------------------------------------ the server
@@ -165,18 +167,6 @@ def clients(port: int, server_pid: int, args: argparse.Namespace, out: Any) -> N
         return {"latencies": latencies, "cpu": cpu[1] - cpu[0]}
 
     out.put(asyncio.run(main()))
-
-
-def cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return float(int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def main() -> None:
