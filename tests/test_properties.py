@@ -9,6 +9,7 @@ example is printed by Hypothesis; the note attached to it is Python that replays
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 from collections import Counter
@@ -334,9 +335,12 @@ def check_views(g: Game) -> None:
     open_round = g.visibility is not None and str(g.visibility) == "open"
     closed_round = g.visibility is not None and str(g.visibility) == "closed"
     bidding = str(g.phase) == "bidding"
+    spectator = g.view(None)
     for viewer in [None, *range(g.players)]:
         v = g.view(viewer)
         assert v.viewer == viewer
+        # What depends on the viewer is their ViewerPart: the rest is everyone's.
+        assert dataclasses.replace(spectator, **g.viewer_part(viewer)._asdict()) == v
         assert v.dice_counts == g.counts
         assert list(v.events) == g.events  # the event log is public
         if viewer is None or g.is_over:
@@ -523,9 +527,12 @@ def expected_legal(g: Game, action: Action) -> bool:
 
 
 def internal(g: Game) -> dict[str, Any]:
-    """Every attribute of the game (what views are computed from), by value."""
+    """Every attribute of the game (what views are computed from), by value; not the events
+    as views share them, a copy made when a view is first asked for."""
     names: Sequence[str] = getattr(type(g), "__slots__", None) or list(vars(g))
-    values = {name: getattr(g, name) for name in names if hasattr(g, name)}
+    values = {
+        name: getattr(g, name) for name in names if hasattr(g, name) and name != "_events_frozen"
+    }
     return {k: (list(v) if isinstance(v, list) else v) for k, v in values.items()}
 
 
@@ -563,6 +570,9 @@ def probe_actions(g: Game, rng: random.Random) -> None:
         if legal:
             mover = action.by if isinstance(action, Call) and action.by is not None else g.to_move
             g.push(action)
+            # After a pop and another push the events have the same length as those of a
+            # view before: a view must still show the new ones.
+            assert g.view(None).events == tuple(g.events)
             assert g.pop() == (mover, action)
         else:
             with pytest.raises(IllegalActionError):

@@ -75,7 +75,7 @@ from dudo.engine.rules import (
     Rules,
     preset,
 )
-from dudo.engine.view import PlayerView
+from dudo.engine.view import PlayerView, ViewerPart
 
 __all__ = [
     "CALL",
@@ -131,6 +131,7 @@ __all__ = [
     "SeatingRolled",
     "SpotOn",
     "SpotOnClaimed",
+    "ViewerPart",
     "Visibility",
     "VisibilityChosen",
     "count_matching",

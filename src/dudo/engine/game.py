@@ -69,7 +69,7 @@ from dudo.engine.rules import (
     SpotOnReward,
     SpotOnThreshold,
 )
-from dudo.engine.view import PlayerView
+from dudo.engine.view import PlayerView, ViewerPart
 from dudo.engine.view import successors as _successors
 
 
@@ -141,6 +141,7 @@ class Game:
     """
 
     __slots__ = (
+        "_events_frozen",
         "_round",
         "_round_start",
         "_undo",
@@ -202,6 +203,9 @@ class Game:
         self.start_total = start_total if start_total is not None else in_play
         self.obliged: frozenset[int] = _NOBODY if obliged is _NONE_OBLIGED else frozenset(obliged)
         self.events: list[Event] = []
+        # The events as a tuple, as views give them, shared by every view until an event
+        # is added or taken back (see view()).
+        self._events_frozen: tuple[Event, ...] = ()
         self.history: list[tuple[int, Action]] = []
         self.chance_log: list[ChanceOutcome] = []
         self._undo: list[tuple[Any, ...]] = []
@@ -339,6 +343,7 @@ class Game:
         game.order = view.order
         game.round_number = view.round_number
         game.events = list(view.events)
+        game._events_frozen = ()
         game.chance_log = []
         game._undo = []
         return game
@@ -880,6 +885,7 @@ class Game:
         for name, value in zip(fields, saved[3:], strict=True):
             setattr(self, name, value)
         del self.events[n_events:]
+        self._events_frozen = ()  # events only grow, but for this: see view()
         del self.chance_log[n_chance:]
 
     def _apply(self, action: Action, events: list[Event]) -> int:
@@ -1032,22 +1038,14 @@ class Game:
 
     def view(self, viewer: int | None) -> PlayerView:
         """What ``viewer`` may know now (None: a spectator)."""
-        if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < self.players):
-            raise DudoError(f"there is no player {viewer!r}")
-        seen: list[tuple[int, ...] | None] = []
-        for p in range(self.players):
-            aside = self.set_aside[p]
-            if self._sees(viewer, p):
-                seen.append(self.hidden[p] + aside)
-            elif aside or not self.counts[p]:
-                seen.append(aside)
-            else:
-                seen.append(None)
-        if viewer is None or self.phase is _OVER:
-            legal: tuple[Action, ...] = ()
-        else:
-            legal = tuple(self.legal_actions(viewer))
-        own = self.hidden[viewer] if viewer is not None and self._sees(viewer, viewer) else None
+        _, own, seen, legal = self.viewer_part(viewer)
+        # Every view of one moment shares one tuple of the events: copying them for each
+        # viewer touched every event of the game, several times per action on a server.
+        # Events are only appended, or cut back by _restore (which empties the copy), so a
+        # copy of the same length is a copy of the same events.
+        events = self._events_frozen
+        if len(events) != len(self.events):
+            events = self._events_frozen = tuple(self.events)
         return PlayerView(
             rules=self.rules,
             viewer=viewer,
@@ -1069,25 +1067,48 @@ class Game:
             passed=self.passed,
             round_actions=self.round_actions,
             my_dice=own,
-            seen_dice=tuple(seen),
+            seen_dice=seen,
             set_aside=self.set_aside,
             legal_actions=legal,
-            events=tuple(self.events),
+            events=events,
             winner=self.winner,
         )
 
-    def _sees(self, viewer: int | None, owner: int) -> bool:
-        """May ``viewer`` see ``owner``'s hidden dice now? A player who is out sees no more
-        than a spectator, so nobody outside the game can pass on an open round's dice."""
-        counts = self.counts
-        if viewer is None or self.phase is not _BIDDING or not counts[owner] or not counts[viewer]:
-            return False
+    def viewer_part(self, viewer: int | None) -> ViewerPart:
+        """The fields of ``view(viewer)`` that depend on the viewer (None: a spectator):
+        their own dice, the dice they see, their legal actions."""
+        if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < self.players):
+            raise DudoError(f"there is no player {viewer!r}")
+        sees_own, sees_others = self._sees(viewer)
+        hidden, set_aside, counts = self.hidden, self.set_aside, self.counts
+        seen: list[tuple[int, ...] | None] = []
+        for p in range(self.players):
+            aside = set_aside[p]
+            if counts[p] and (sees_own if p == viewer else sees_others):
+                seen.append(hidden[p] + aside)
+            elif aside or not counts[p]:
+                seen.append(aside)
+            else:
+                seen.append(None)
+        if viewer is None or self.phase is _OVER:
+            legal: tuple[Action, ...] = ()
+        else:
+            legal = tuple(self.legal_actions(viewer))
+        own = hidden[viewer] if sees_own and viewer is not None else None
+        return ViewerPart(viewer, own, tuple(seen), legal)
+
+    def _sees(self, viewer: int | None) -> tuple[bool, bool]:
+        """May ``viewer`` see their own hidden dice now, and the hidden dice of the others
+        (of those who have dice)? A player who is out sees no more than a spectator, so
+        nobody outside the game can pass on an open round's dice."""
+        if viewer is None or self.phase is not _BIDDING or not self.counts[viewer]:
+            return False, False
         visibility = self.visibility
         if visibility is Visibility.NORMAL:
-            return viewer == owner
+            return True, False
         if visibility is Visibility.CLOSED:
-            return viewer == owner and self.counts[owner] == 1
-        return viewer != owner  # open obliging round
+            return self.counts[viewer] == 1, False
+        return False, True  # open obliging round
 
     # ------------------------------------------------------------------------ copying
 

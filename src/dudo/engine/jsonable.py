@@ -10,7 +10,7 @@ from typing import Any
 
 from dudo.engine.actions import Bid
 from dudo.engine.events import Event
-from dudo.engine.view import PlayerView
+from dudo.engine.view import PlayerView, ViewerPart
 
 
 def plain(value: Any) -> Any:
@@ -62,7 +62,7 @@ def view_fields(view: PlayerView) -> dict[str, Any]:
     }
 
 
-def viewer_fields(view: PlayerView) -> dict[str, Any]:
+def viewer_fields(view: PlayerView | ViewerPart) -> dict[str, Any]:
     """The fields of :func:`view_fields` that depend on who is looking: who it is, their own
     dice and the dice they see. The others are the same for every viewer of one moment."""
     return {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from dudo.engine.actions import Action, Bid
 from dudo.engine.events import Event, Revealed
@@ -81,6 +82,18 @@ class PlayerView:
     def reveals(self) -> tuple[Revealed, ...]:
         """Every reveal of the game so far, oldest first."""
         return tuple(e for e in self.events if isinstance(e, Revealed))
+
+
+class ViewerPart(NamedTuple):
+    """The fields of a :class:`PlayerView` that depend on who is looking, as
+    :meth:`Game.viewer_part <dudo.engine.game.Game.viewer_part>` gives them: a viewer's view
+    is any other view of the same moment with these four fields replaced. A server that
+    sends one moment to many viewers builds one view and a part for each."""
+
+    viewer: int | None
+    my_dice: tuple[int, ...] | None
+    seen_dice: tuple[tuple[int, ...] | None, ...]
+    legal_actions: tuple[Action, ...]
 
 
 def successors(order: tuple[int, ...], clockwise: bool) -> tuple[int, ...]:
