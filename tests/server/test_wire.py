@@ -30,7 +30,10 @@ from dudo.server.wire import (
     VIEWER_FIELDS,
     BadMessage,
     dumps,
+    joined,
     parse_frame,
+    shared_part,
+    update_frame,
     view_json,
     viewer_json,
 )
@@ -53,9 +56,11 @@ SERVER_DIR = Path(__file__).parents[2] / "src" / "dudo" / "server"
 def test_a_viewers_frame_built_from_the_public_one_equals_its_own(
     preset: str, oblige: str | None, reveal_reroll: bool, cruzado: bool, players: int, seed: int
 ) -> None:
-    """A broadcast builds the spectator's view JSON once and each seat's from it
-    (viewer_json): at every moment of random games, for every viewer, that equals the JSON of
-    the viewer's own view, and only VIEWER_FIELDS ever differ between viewers."""
+    """A broadcast encodes the fields every viewer shares once, from any one view
+    (shared_part), and joins each viewer's own fields to them (update_frame); viewer_json
+    builds a viewer's JSON from the spectator's. At every moment of random games, for every
+    viewer, both equal the JSON of the viewer's own view, and only VIEWER_FIELDS ever differ
+    between viewers."""
     options: dict[str, Any] = {"dice_per_player": 2, "pass_hands": [], "cruzado": cruzado}
     options["reveal_reroll"] = reveal_reroll
     if oblige is not None:  # open and closed one-die rounds: what players see differs most
@@ -67,13 +72,20 @@ def test_a_viewers_frame_built_from_the_public_one_equals_its_own(
     game = Game(rules, players, seed=seed)
     choose = random.Random(seed)
     names, seats = [f"p{p}" for p in range(players)], list(range(players))
+    head = dumps({"type": "update", "game": 1, "events": [], "deadline": None, "auto": None})
     while True:
         turn = len(game.history)
         public = view_json(game.view(None), names, seats, turn)
-        for viewer in range(players):
+        # A broadcast encodes the shared part once, from whichever view it builds first.
+        first = choose.choice([None, *range(players)])
+        shared = shared_part(game.view(first), names, seats, turn)
+        for viewer in [None, *range(players)]:
             own = view_json(game.view(viewer), names, seats, turn)
             assert viewer_json(game.view(viewer), public) == own
             assert {k for k in own if own[k] != public[k]} <= VIEWER_FIELDS
+            whole = {**json.loads(head), "view": json.loads(dumps(own))}
+            assert json.loads(update_frame(head, shared, game.view(viewer))) == whole
+            assert json.loads(update_frame(head, shared, game.viewer_part(viewer))) == whole
         if game.is_over:
             return
         game.push(choose.choice(list(game.legal_actions(game.to_move))))
@@ -88,6 +100,11 @@ def test_dumps_makes_text_that_can_be_sent_as_utf8(text: str) -> None:
     out = dumps(frame)
     out.encode("utf-8")  # what the WebSocket does to every text frame
     assert json.loads(out) == frame, "the escapes read back as the same text"
+
+
+def test_joined_objects_read_as_one() -> None:
+    assert json.loads(joined('{"a":1,"b":[2]}', '{"c":"\u00e9"}')) == {"a": 1, "b": [2], "c": "é"}
+    assert joined('{"a":1}', "{}") == '{"a":1}'
 
 
 def test_dumps_keeps_real_characters_as_they_are() -> None:

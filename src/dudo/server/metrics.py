@@ -88,13 +88,27 @@ class Metrics:
             buckets=LATENCY_BUCKETS,
             registry=self.registry,
         )
+        # Each label's child, looked up once: labels() costs more than the count itself,
+        # and actions and store calls are counted on every move.
+        self._actions_by: dict[str, Counter] = {}
+        self._store_seconds_by: dict[str, Histogram] = {}
+
+    def count_action(self, by: str) -> None:
+        """An action was played, for ``by`` (a person, a bot, a timer)."""
+        counter = self._actions_by.get(by)
+        if counter is None:
+            counter = self._actions_by[by] = self.actions.labels(by)
+        counter.inc()
 
     def count_tables(self, count: Callable[[], int]) -> None:
         """Read the number of live tables from ``count`` whenever metrics are scraped."""
         self.live_tables.set_function(lambda: float(count()))
 
     def store_call(self, name: str, seconds: float, ok: bool) -> None:
-        self.store_seconds.labels(name).observe(seconds)
+        histogram = self._store_seconds_by.get(name)
+        if histogram is None:
+            histogram = self._store_seconds_by[name] = self.store_seconds.labels(name)
+        histogram.observe(seconds)
         if not ok:
             self.store_failures.inc()
 

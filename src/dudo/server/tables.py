@@ -57,7 +57,7 @@ from dudo.server.storage import (
     StoreUnavailable,
     token_hash,
 )
-from dudo.server.wire import dumps, event_json, view_json, viewer_json
+from dudo.server.wire import dumps, event_json, shared_part, update_frame
 
 if TYPE_CHECKING:
     from dudo.server.cluster import Cluster
@@ -1128,8 +1128,11 @@ class Table:
     async def act(self, seat: Seat | None, text: str, turn: int | None) -> None:
         """Play ``text`` for ``seat``. Raises :class:`ActionRefused` and changes nothing if
         the action is not this seat's to make now, or the store did not take it."""
-        with self.hall.metrics.action_seconds.time():
+        began = time.perf_counter()
+        try:
             await self._act(seat, text, turn)
+        finally:
+            self.hall.metrics.action_seconds.observe(time.perf_counter() - began)
 
     async def _act(self, seat: Seat | None, text: str, turn: int | None) -> None:
         async with self.lock:
@@ -1222,7 +1225,7 @@ class Table:
             ActionWrite(self.code, self.game_id, seq, player, str(action))
         )
         by = str(why) if why is not None else "person" if player in self.humans else "bot"
-        self.hall.metrics.actions.labels(by).inc()
+        self.hall.metrics.count_action(by)
         first_new = len(game.events)
         game.push(action)
         self._changed()
@@ -1627,17 +1630,17 @@ class Table:
         game = self.game
         if game is None:
             return
-        # Connections of the same seat, up to date to the same event, get the same frame:
-        # each distinct frame is built and encoded once per broadcast. Events are public, so
-        # their JSON is built once per broadcast too, and shared by every seat's frame.
+        # Connections of the same seat, up to date to the same event, get the same frame, so
+        # each distinct frame is built once per broadcast. Its parts are encoded once and
+        # joined (wire.update_frame): the frame's head and new events (public) for each
+        # starting event, the view's fields every viewer shares (from the one whole view
+        # built), and each seat's own fields (wire.VIEWER_FIELDS, from its ViewerPart).
         frames: dict[tuple[int | None, int], str] = {}
+        heads: dict[int, str] = {}
         events = game.events
         last = len(events) - 1
-        names = [self.name_of(p) for p in range(len(self.players))]
         shown: dict[int, dict[str, Any]] = {}
-        # What every seat's view shares is built once, from the spectator's view; each seat's
-        # frame adds its own fields from its own view (wire.VIEWER_FIELDS).
-        public: dict[str, Any] | None = None
+        shared: str | None = None
         for client in clients:
             if client.game_id != self.game_id:
                 client.game_id, client.since = self.game_id, -1
@@ -1646,29 +1649,31 @@ class Table:
             key = (player, start)
             text = frames.get(key)
             if text is None:
-                for i in range(start, len(events)):
-                    if i not in shown:
-                        shown[i] = event_json(i, events[i], game.rules)
-                new = [shown[i] for i in range(start, len(events))]
-                if public is None:
-                    public = view_json(game.view(None), names, self.players, len(game.history))
-                view = viewer_json(game.view(player), public)
-                text = frames[key] = self._update_frame(view, new, auto)
+                head = heads.get(start)
+                if head is None:
+                    for i in range(start, len(events)):
+                        if i not in shown:
+                            shown[i] = event_json(i, events[i], game.rules)
+                    new = [shown[i] for i in range(start, len(events))]
+                    head = heads[start] = self._update_head(new, auto)
+                if shared is None:
+                    names = [self.name_of(p) for p in range(len(self.players))]
+                    view = game.view(player)
+                    shared = shared_part(view, names, self.players, len(game.history))
+                    text = update_frame(head, shared, view)
+                else:  # only what this viewer sees differently (the engine's ViewerPart)
+                    text = update_frame(head, shared, game.viewer_part(player))
+                frames[key] = text
             client.since = last
             client.send(text)
 
-    def _update_frame(
-        self,
-        view: dict[str, Any],
-        events: list[dict[str, Any]],
-        auto: dict[str, Any] | None = None,
-    ) -> str:
+    def _update_head(self, events: list[dict[str, Any]], auto: dict[str, Any] | None = None) -> str:
+        """An update frame's fields but its view, encoded (wire.update_frame adds the view)."""
         return dumps(
             {
                 "type": "update",
                 "game": self.game_id,
                 "events": events,
-                "view": view,
                 "deadline": None if self.deadline is None else int(self.deadline * 1000),
                 "auto": auto,
             }

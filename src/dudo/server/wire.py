@@ -20,7 +20,7 @@ from dudo.engine.counting import counting_dice
 from dudo.engine.events import Event, Revealed
 from dudo.engine.jsonable import compact_json, event_fields, plain, view_fields, viewer_fields
 from dudo.engine.rules import Rules
-from dudo.engine.view import PlayerView
+from dudo.engine.view import PlayerView, ViewerPart
 from dudo.server.errors import ErrorCode, Refused
 
 #: The largest client frame accepted, in bytes (a bid, a call or a hello is far smaller).
@@ -72,11 +72,42 @@ def view_json(view: PlayerView, names: list[str], seats: list[int], turn: int) -
 def viewer_json(view: PlayerView, public: dict[str, Any]) -> dict[str, Any]:
     """What :func:`view_json` gives for ``view``, from ``public``, its result for the
     spectator's view of the same moment: only the fields that differ between viewers
-    (:data:`VIEWER_FIELDS`) are taken from ``view``, so a broadcast builds the rest once."""
+    (:data:`VIEWER_FIELDS`) are taken from ``view``."""
     out = dict(public)
-    out.update(viewer_fields(view))
+    out.update(viewer_part(view))
+    return out
+
+
+def shared_part(view: PlayerView, names: list[str], seats: list[int], turn: int) -> str:
+    """The fields of :func:`view_json` that are the same for every viewer of this moment (all
+    but :data:`VIEWER_FIELDS`), encoded: ``view`` may be any viewer's."""
+    out = view_json(view, names, seats, turn)
+    for name in VIEWER_FIELDS:
+        del out[name]
+    return dumps(out)
+
+
+def viewer_part(view: PlayerView | ViewerPart) -> dict[str, Any]:
+    """The fields of :func:`view_json` that depend on who is looking (:data:`VIEWER_FIELDS`),
+    from the viewer's view or from its :class:`~dudo.engine.view.ViewerPart`."""
+    out = viewer_fields(view)
     _add_legal(out, view.legal_actions)
     return out
+
+
+def joined(shared: str, own: str) -> str:
+    """Two encoded JSON objects with no name in common as one: a view from its shared part
+    (:func:`shared_part`) and a viewer's own part, encoded once each."""
+    if own == "{}":
+        return shared
+    return f"{shared[:-1]},{own[1:]}"
+
+
+def update_frame(head: str, shared: str, view: PlayerView | ViewerPart) -> str:
+    """An update frame: ``head`` (its fields but the view, encoded) with a viewer's view as
+    JSON, made of the view's shared part (:func:`shared_part`, encoded once for every viewer)
+    and the viewer's own part (from their view, or only its :class:`ViewerPart`)."""
+    return f'{head[:-1]},"view":{joined(shared, dumps(viewer_part(view)))}}}'
 
 
 def _add_legal(out: dict[str, Any], legal: tuple[Action, ...]) -> None:
