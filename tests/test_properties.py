@@ -53,6 +53,7 @@ from dudo.engine import (
     SpotOnClaimed,
     preset,
 )
+from dudo.engine.bids import NOT_A_RAISE, RaiseContext, raise_problem
 from dudo.engine.rules import (
     AcesFrom,
     AcesRank,
@@ -632,3 +633,19 @@ def test_illegal_actions_are_refused_and_pop_undoes_push(
         assert replay(table, g.history, scripted).events == g.events
     finally:
         note(table.repro(g, scripted=True))  # probing drew dice that the game did not use
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_raise_problem_without_explaining_refuses_the_same_bids(name: str) -> None:
+    """Listing raises asks raise_problem not to explain (NOT_A_RAISE for every refusal): it
+    must refuse exactly the bids it refuses when it explains, in every context."""
+    rules = PRESETS[name]
+    bids = [Bid(q, f) for q in range(1, 9) for f in range(1, rules.faces + 1)]
+    for context in RaiseContext:
+        for obliging in (False, True):
+            for standing in bids:
+                for new in bids:
+                    found = raise_problem(rules, context, standing, new, obliging)
+                    quick = raise_problem(rules, context, standing, new, obliging, explain=False)
+                    assert (quick is None) == (found is None), (context, standing, new)
+                    assert quick is None or quick is NOT_A_RAISE

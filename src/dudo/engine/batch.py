@@ -121,7 +121,9 @@ def batch_tables(rules: Rules, players: int) -> BatchTables:
         for s, standing in enumerate(bids):
             row = rows[base + s]
             for b, new in enumerate(bids):
-                row[b] = raise_problem(rules, context, standing, new, obliging) is None
+                row[b] = (
+                    raise_problem(rules, context, standing, new, obliging, explain=False) is None
+                )
     for obliging in (False, True):
         for own in range(1, dice + 1):
             row = rows[opening_row + int(obliging) * (dice + 1) + own]

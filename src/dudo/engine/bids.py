@@ -56,14 +56,28 @@ def _face_rank(rules: Rules, face: int, obliging: bool) -> int:
     return face
 
 
+#: What :func:`raise_problem` gives for every bid that is not a raise when not asked to
+#: ``explain``: its callers only test for None.
+NOT_A_RAISE = Reason(R.NOT_LEGAL_NOW, "not a raise")
+
+
 def raise_problem(
-    rules: Rules, context: RaiseContext, standing: Bid, new: Bid, obliging: bool
+    rules: Rules,
+    context: RaiseContext,
+    standing: Bid,
+    new: Bid,
+    obliging: bool,
+    explain: bool = True,
 ) -> Reason | None:
-    """Why ``new`` does not raise ``standing`` in this context, or None if it does."""
+    """Why ``new`` does not raise ``standing`` in this context, or None if it does. Without
+    ``explain``, any refusal is :data:`NOT_A_RAISE` (listing the raises of a standing bid
+    tests every bid, and most are refused: wording each refusal cost more than the test)."""
     pq, pf, q, f = standing.quantity, standing.face, new.quantity, new.face
     mode = rules.raise_mode
 
     def no(code: R, why: str, **params: int | str) -> Reason:
+        if not explain:
+            return NOT_A_RAISE
         # Every refusal names both bids, in the English and in the parameters.
         text = f"{new} does not raise {standing}: {why}"
         return Reason(code, text, new=str(new), standing=str(standing), **params)
@@ -226,7 +240,9 @@ class BidTable:
     def _find_raises(self, context: RaiseContext, standing: Bid) -> tuple[Bid, ...]:
         rules, obliging = self.rules, self.obliging
         return tuple(
-            b for b in self.bids if raise_problem(rules, context, standing, b, obliging) is None
+            b
+            for b in self.bids
+            if raise_problem(rules, context, standing, b, obliging, explain=False) is None
         )
 
     def _find_openings(self, opener_dice: int) -> tuple[Bid, ...]:
