@@ -1182,7 +1182,11 @@ class Table:
         assert game is not None
         if game.is_over:
             return Reason(ReasonCode.GAME_OVER, "the game is over")
-        if action in game.legal_actions(player):
+        # The mover's action: the engine's check (a set lookup for a bid), not a search of
+        # the list of every legal action; anyone else's: that list is one call at most.
+        if player == game.to_move and game.problem(action) is None:
+            return None
+        if player != game.to_move and action in game.legal_actions(player):
             return None
         mover = self.name_of(game.to_move)
         if self._out_of_turn(player, action):
