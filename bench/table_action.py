@@ -10,13 +10,12 @@ Run by hand (not a test):
                                  [--tables 500] [--profile FILE]
 
 First it times the frames of one action alone, on 300 fixed moments of 4-player games: each
-seat's frame built from its whole view and encoded whole (``wire.viewer_json``, as broadcasts
-did), against the broadcast's way (``wire.update_frame``: one whole view, each other seat's
-``ViewerPart``, each part encoded once); medians of ``--repeats`` alternating runs, and
-their ratio.
+seat's frame built from its whole view and encoded whole (``wire.view_json``), against the
+broadcast's way (``wire.update_frame``: one whole view, each other seat's ``ViewerPart``,
+each part encoded once); medians of ``--repeats`` alternating runs, and their ratio.
 
-Then, after a warm-up, it reports the median microseconds per action over the repeats (each repeat plays
-``--actions`` actions, rematching when a game ends; a fresh SQLite store in a temporary
+Then, after a warm-up, it reports the median microseconds per action over the repeats (each
+repeat plays ``--actions`` actions, rematching when a game ends; a fresh SQLite store in a temporary
 folder). ``bench/server_load.py`` measures the whole server; this isolates the part that is
 the project's own code, which ``bench/server_floor.py`` leaves out.
 """
@@ -36,7 +35,7 @@ from pathlib import Path
 from dudo.engine import PRESETS, Game
 from dudo.server.storage import Store, default_url
 from dudo.server.tables import Hall, Seat, Settings, Table
-from dudo.server.wire import dumps, event_json, shared_part, update_frame, view_json, viewer_json
+from dudo.server.wire import dumps, event_json, shared_part, update_frame, view_json
 
 
 class Outbox:
@@ -141,14 +140,14 @@ NAMES, SEATS = ["Ana", "Bo", "Cy", "Di"], [0, 1, 2, 3]
 def frames_whole(game: Game) -> list[str]:
     """Each seat's frame from its whole view, encoded whole."""
     new = [event_json(len(game.events) - 1, game.events[-1], game.rules)]
-    public = view_json(game.view(None), NAMES, SEATS, len(game.history))
+    turn = len(game.history)
     return [
         dumps(
             {
                 "type": "update",
                 "game": 1,
                 "events": new,
-                "view": viewer_json(game.view(p), public),
+                "view": view_json(game.view(p), NAMES, SEATS, turn),
                 "deadline": None,
                 "auto": None,
             }

@@ -56,6 +56,14 @@ def view_json(view: PlayerView, names: list[str], seats: list[int], turn: int) -
     """The engine's view fields (:func:`~dudo.engine.jsonable.view_fields`) as the wire names
     them (``round``, ``legal``, round actions as pairs), with the table's names and seats, the
     legal actions split for the client, and the turn count. PROTOCOL.md, "The view"."""
+    out = _view_json_but_legal(view, names, seats, turn)
+    _add_legal(out, view.legal_actions)
+    return out
+
+
+def _view_json_but_legal(
+    view: PlayerView, names: list[str], seats: list[int], turn: int
+) -> dict[str, Any]:
     out = view_fields(view)
     out["round"] = out.pop("round_number")
     out.update(
@@ -65,25 +73,15 @@ def view_json(view: PlayerView, names: list[str], seats: list[int], turn: int) -
         turn=turn,
         faces=view.rules.faces,
     )
-    _add_legal(out, view.legal_actions)
-    return out
-
-
-def viewer_json(view: PlayerView, public: dict[str, Any]) -> dict[str, Any]:
-    """What :func:`view_json` gives for ``view``, from ``public``, its result for the
-    spectator's view of the same moment: only the fields that differ between viewers
-    (:data:`VIEWER_FIELDS`) are taken from ``view``."""
-    out = dict(public)
-    out.update(viewer_part(view))
     return out
 
 
 def shared_part(view: PlayerView, names: list[str], seats: list[int], turn: int) -> str:
     """The fields of :func:`view_json` that are the same for every viewer of this moment (all
     but :data:`VIEWER_FIELDS`), encoded: ``view`` may be any viewer's."""
-    out = view_json(view, names, seats, turn)
+    out = _view_json_but_legal(view, names, seats, turn)
     for name in VIEWER_FIELDS:
-        del out[name]
+        out.pop(name, None)  # (the legal actions are not there to take out)
     return dumps(out)
 
 
