@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
+import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -352,3 +354,39 @@ def test_the_event_loop_commits_many_tables_actions_in_few_transactions(db_url: 
     finally:
         store.close()
     assert 0 < calls.count("add_actions") < 12 * 5, "several actions to a transaction"
+
+
+def test_the_write_ahead_log_stays_bounded_while_actions_keep_coming(tmp_path: Path) -> None:
+    """SQLite: actions committed without a pause, with a checkpoint every few hundred (as the
+    server does, from a worker thread): the log is started again from its beginning after
+    checkpoints instead of growing by every action's pages for as long as writes go on."""
+    path = tmp_path / "dudo.sqlite3"
+    store = Store(f"sqlite:///{path}")
+    (game,) = _games_at_new_tables(store, ["TESTAB"]).values()
+    actions, every = 3000, 300
+    written = threading.Semaphore(0)  # the writer wrote `every` more
+    checked = threading.Semaphore(1)  # a checkpoint is done
+
+    def write() -> None:
+        for seq in range(actions):
+            action = ActionWrite("TESTAB", game, seq, seq % 2, "3x4")
+            # None while a checkpoint holds writes off (the server takes the worker path).
+            while store.try_add_actions([action]) is None:
+                time.sleep(0.001)
+            if seq % every == every - 1:
+                # Writes go on during the checkpoint, but never a whole interval ahead of it.
+                assert checked.acquire(timeout=30), "no checkpoint came"
+                written.release()
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    for _ in range(actions // every):
+        assert written.acquire(timeout=30), "the writer stopped"
+        store.checkpoint()
+        checked.release()
+    writer.join(30)
+    log_size = (tmp_path / "dudo.sqlite3-wal").stat().st_size
+    store.close()
+    page = 4096
+    # Each commit adds two pages (the row's and its key's): unbounded, about 24 MB here.
+    assert log_size < 2 * every * 2 * (page + 24) * 2, f"the log grew to {log_size} bytes"

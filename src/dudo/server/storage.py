@@ -415,6 +415,7 @@ class Store:
 
     def __init__(self, url: str, timeout: float = DB_TIMEOUT) -> None:
         self.url = url
+        self.timeout = timeout
         self.engine = make_engine(url, timeout)
         migrate(self.engine)
         self._local = threading.local()  # each thread's writing connection
@@ -798,9 +799,21 @@ class Store:
     def checkpoint(self) -> None:
         """Copy SQLite's write-ahead log back into the database, without waiting for anyone
         (the actions committed by :meth:`try_add_actions` leave that to this call)."""
-        if self.writes_inline:
-            with self.engine.connect() as c:
-                c.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        if not self.writes_inline:
+            return
+        with self.engine.connect() as c:
+            # The bulk of the log, while actions go on being committed.
+            c.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            # Then the little written meanwhile, with new writes held off (a commit on the
+            # loop that meets this takes the worker path): only a checkpoint that catches
+            # up with the log lets the next write start it again from its beginning. With
+            # passive ones alone, under a steady stream of actions the log never restarted
+            # and grew by every action's pages for as long as the server ran.
+            c.exec_driver_sql(f"PRAGMA busy_timeout={int(CHECKPOINT_WAIT * 1000)}")
+            try:
+                c.exec_driver_sql("PRAGMA wal_checkpoint(RESTART)")
+            finally:
+                c.exec_driver_sql(f"PRAGMA busy_timeout={int(self.timeout * 1000)}")
 
     def _stored_action(self, game_id: int, seq: int) -> tuple[int, str] | None:
         with contextlib.suppress(Exception), self.engine.connect() as c:
@@ -1883,6 +1896,9 @@ def _answer(
 #: How many actions committed on the event loop between two checkpoints (SQLite's own
 #: automatic checkpoint comes after about a thousand pages of log).
 CHECKPOINT_EVERY = 1000
+#: How long a checkpoint waits for the writer and the readers of older snapshots before it
+#: gives up catching up with the log (the next one tries again). Writers wait meanwhile.
+CHECKPOINT_WAIT = 0.05
 
 
 def _timed(
