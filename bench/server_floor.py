@@ -3,7 +3,7 @@
 Run by hand (not a test):
 
     python bench/server_floor.py [--tables 500] [--think 1.0] [--duration 30] [--warmup 10]
-                                 [--no-commit] [--frame-bytes 820]
+                                 [--no-commit] [--frame-bytes 820] [--ws auto]
 
 ``dudo serve`` spends its CPU per action on its own work (the engine's views, the JSON, the
 table's bookkeeping) and on the stack it runs on: uvicorn's WebSocket protocol, Starlette's
@@ -21,7 +21,9 @@ client process; at each table one seat at a time sends a short frame after the t
 (±20 %) and the next waits until all four have received the answer. The server runs on core 0
 and the clients on core 1. Reported: actions per second, latency from a send to the fourth
 receipt, and the server's CPU per action (user + system over the window, from /proc), to set
-beside ``bench/server_load.py``'s in the same minutes.
+beside ``bench/server_load.py``'s in the same minutes. ``--ws`` picks uvicorn's WebSocket
+protocol (``auto``, as ``dudo serve`` runs, is ``websockets-sansio`` with uvicorn 0.54;
+``websockets`` is the older one), to compare the two.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ ACTION = '{"type":"act","action":"4x5","turn":17}'
 # ------------------------------------------------------------------------------ the server
 
 
-def serve(port: int, database: str | None, frame_bytes: int) -> None:
+def serve(port: int, database: str | None, frame_bytes: int, ws: str) -> None:
     frame = '{"type":"update","pad":"' + "x" * max(0, frame_bytes - 26) + '"}'
     app = FastAPI()
     tables: dict[str, list[WebSocket]] = {}
@@ -87,6 +89,7 @@ def serve(port: int, database: str | None, frame_bytes: int) -> None:
         host="127.0.0.1",
         port=port,
         log_level="warning",
+        ws=ws,
         ws_per_message_deflate=False,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
@@ -177,17 +180,20 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=10.0)
     parser.add_argument("--commit", action=argparse.BooleanOptionalAction, default=True)
     parser.add_argument("--frame-bytes", type=int, default=820)
+    parser.add_argument(
+        "--ws", default="auto", help="uvicorn's WebSocket protocol (auto, websockets-sansio, ...)"
+    )
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--database", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve is not None:
-        serve(args.serve, args.database, args.frame_bytes)
+        serve(args.serve, args.database, args.frame_bytes, args.ws)
         return
 
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         command = [sys.executable, __file__, "--serve", str(port)]
-        command += ["--frame-bytes", str(args.frame_bytes)]
+        command += ["--frame-bytes", str(args.frame_bytes), "--ws", args.ws]
         if args.commit:
             command += ["--database", str(Path(folder) / "floor.sqlite3")]
         server = subprocess.Popen(command)
@@ -219,7 +225,7 @@ def main() -> None:
 
     print(
         f"floor: {args.tables} tables, commit {'on' if args.commit else 'off'}, "
-        f"{args.frame_bytes}-byte frames: {actions / args.duration:.1f} actions/s, "
+        f"{args.frame_bytes}-byte frames, ws {args.ws}: {actions / args.duration:.1f} actions/s, "
         f"p50 {ms(0.5):.1f} ms, p99 {ms(0.99):.1f} ms, mean {1000 * statistics.mean(latencies):.1f} ms"
     )
     print(f"server CPU per action: {1000 * outcome['cpu'] / actions:.3f} ms")
