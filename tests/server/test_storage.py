@@ -20,6 +20,7 @@ from dudo.records import replay
 from dudo.server.storage import (
     ActionWrite,
     AsyncStore,
+    CommitPacing,
     FencedOut,
     Store,
     StoredSeat,
@@ -390,3 +391,26 @@ def test_the_write_ahead_log_stays_bounded_while_actions_keep_coming(tmp_path: P
     page = 4096
     # Each commit adds two pages (the row's and its key's): unbounded, about 24 MB here.
     assert log_size < 2 * every * 2 * (page + 24) * 2, f"the log grew to {log_size} bytes"
+
+
+@pytest.mark.parametrize(
+    ("tables", "actions_per_second", "waits"),
+    [
+        (0, 0, False),  # nothing played yet
+        (1, 1000, False),  # one table's actions wait for each other anyway
+        (10, 20, False),  # quiet: a wait would rarely gather a second action
+        (500, 500, True),  # busy: 2.5 other tables' actions in 5 ms
+        (2, 1000, True),  # two fast tables gather each other's
+    ],
+)
+def test_a_busy_server_gathers_actions_into_one_commit(
+    tables: int, actions_per_second: int, waits: bool
+) -> None:
+    pacing = CommitPacing(gather=0.005)
+    for second in range(2):  # the first second sets the pace of the second
+        for i in range(actions_per_second):
+            code = f"T{i % tables:04d}"
+            pacing.committing([ActionWrite(code, 1, i, 0, "3x4")], second + i / 1e6)
+    assert pacing.wait() == (0.005 if waits else 0.0)
+    pacing.committing([], 100.0)  # then nothing for a long while: no more waiting
+    assert pacing.wait() == 0.0
