@@ -348,6 +348,15 @@ def check_views(g: Game) -> None:
             assert v.legal_actions == ()
         else:
             assert list(v.legal_actions) == g.legal_actions(viewer)
+            # The list is the caller's own: changing it changes no later answer or view.
+            mine = g.legal_actions(viewer)
+            mine.append(PASS)
+            mine.remove(mine[0])
+            assert (
+                g.legal_actions(viewer)
+                == list(v.legal_actions)
+                == list(g.view(viewer).legal_actions)
+            )
         if viewer is None:
             assert v.my_dice is None
         for q in range(g.players):

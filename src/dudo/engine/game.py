@@ -473,18 +473,25 @@ class Game:
 
         Out-of-turn players get at most a cruzado call, ``Call(by=player)``.
         """
+        legal = self._legal(player)
+        # A remembered tuple is copied ([*memo] is quicker to build than list(memo)); a
+        # list is made for this call already.
+        return legal if type(legal) is list else [*legal]
+
+    def _legal(self, player: int | None) -> Sequence[Action]:
+        """:meth:`legal_actions`: a fresh list, or a tuple the bid table remembers and
+        shares (which nothing may change: a view takes it as it is)."""
         phase = self.phase
         if phase is _BIDDING and (player is None or player == self.to_move):
             # Hot paths first: the opening bids, and the raises and call of a plain round.
-            # ([*memo] is a fresh list, and quicker to build than list(memo).)
             bid = self.bid
             if bid is None:
-                return [*self._round.table.opening_tuples[self.counts[self.to_move]]]
+                return self._round.table.opening_tuples[self.counts[self.to_move]]
             if self._round.plain:
                 context = _NORMAL
                 if self.obliging or (self.round_bids == 1 and bid.face == 1):
                     context = self._context(self.to_move)  # see _context
-                return [*self._round.table.raise_calls[context][bid]]
+                return self._round.table.raise_calls[context][bid]
             return self._mover_actions()
         if phase is _OVER:
             return []
@@ -1093,7 +1100,7 @@ class Game:
         if viewer is None or self.phase is _OVER:
             legal: tuple[Action, ...] = ()
         else:
-            legal = tuple(self.legal_actions(viewer))
+            legal = tuple(self._legal(viewer))  # the bid table's own tuple, when it is one
         own = hidden[viewer] if sees_own and viewer is not None else None
         return ViewerPart(viewer, own, tuple(seen), legal)
 
