@@ -85,44 +85,51 @@ def shared_part(view: PlayerView, names: list[str], seats: list[int], turn: int)
     return dumps(out)
 
 
-def viewer_part(view: PlayerView | ViewerPart) -> dict[str, Any]:
-    """The fields of :func:`view_json` that depend on who is looking (:data:`VIEWER_FIELDS`),
-    from the viewer's view or from its :class:`~dudo.engine.view.ViewerPart`."""
-    out = viewer_fields(view)
-    _add_legal(out, view.legal_actions)
-    return out
-
-
-def joined(shared: str, own: str) -> str:
-    """Two encoded JSON objects with no name in common as one: a view from its shared part
-    (:func:`shared_part`) and a viewer's own part, encoded once each."""
-    if own == "{}":
-        return shared
-    return f"{shared[:-1]},{own[1:]}"
-
-
 def update_frame(head: str, shared: str, view: PlayerView | ViewerPart) -> str:
     """An update frame: ``head`` (its fields but the view, encoded) with a viewer's view as
     JSON, made of the view's shared part (:func:`shared_part`, encoded once for every viewer)
-    and the viewer's own part (from their view, or only its :class:`ViewerPart`)."""
-    return f'{head[:-1]},"view":{joined(shared, dumps(viewer_part(view)))}}}'
+    and the fields that depend on who is looking (:data:`VIEWER_FIELDS`), from the viewer's
+    view or only its :class:`ViewerPart`: their dice (encoded here) and their legal actions
+    (encoded once for each set of them, :func:`_legal_part`). The encoded objects are joined
+    as text: their names never overlap."""
+    own = dumps(viewer_fields(view))
+    return f'{head[:-1]},"view":{shared[:-1]},{own[1:-1]},{_legal_part(view.legal_actions)}}}}}'
 
 
-def _add_legal(out: dict[str, Any], legal: tuple[Action, ...]) -> None:
-    out["legal"], out["legal_bids"], out["legal_reveals"] = _legal_json(legal)
+#: The encoded legal actions of the sets met lately, by the identity of their tuple (which
+#: each entry holds, so that no other tuple can take its id meanwhile): the mover's legal
+#: actions are most often a tuple the engine's bid table shares, and hashing its hundred
+#: bids to look it up by value costs more than encoding them did.
+_LEGAL_PARTS: dict[int, tuple[tuple[Action, ...], str]] = {}
+
+
+def _legal_part(legal: tuple[Action, ...]) -> str:
+    """``"legal":[...],"legal_bids":[...],"legal_reveals":[...]``: a view's legal actions
+    as :func:`view_json` names them, encoded, without the braces of an object."""
+    entry = _LEGAL_PARTS.get(id(legal))
+    if entry is not None and entry[0] is legal:
+        return entry[1]
+    text = _legal_text(legal)
+    if len(_LEGAL_PARTS) >= 4096:
+        _LEGAL_PARTS.clear()
+    _LEGAL_PARTS[id(legal)] = (legal, text)
+    return text
 
 
 @functools.lru_cache(maxsize=4096)
-def _legal_json(legal: tuple[Action, ...]) -> tuple[list[str], list[list[int]], list[str]]:
-    """The three wire lists of a set of legal actions, remembered: the mover's frame lists
-    every legal bid of every turn, and a game meets the same few hundred sets again and again
-    (the raises over each standing bid). The lists are shared between frames, so nothing may
-    change them; they are only encoded."""
-    return (
-        [str(a) for a in legal],
-        [[a.quantity, a.face] for a in legal if type(a) is Bid],
-        [str(a) for a in legal if type(a) is RevealBid],
-    )
+def _legal_text(legal: tuple[Action, ...]) -> str:
+    """:func:`_legal_part` for a set of legal actions not met by identity: a game meets the
+    same few hundred sets again and again (the raises over each standing bid)."""
+    out: dict[str, Any] = {}
+    _add_legal(out, legal)
+    return dumps(out)[1:-1]
+
+
+def _add_legal(out: dict[str, Any], legal: tuple[Action, ...]) -> None:
+    """The three wire lists of a set of legal actions."""
+    out["legal"] = [str(a) for a in legal]
+    out["legal_bids"] = [[a.quantity, a.face] for a in legal if type(a) is Bid]
+    out["legal_reveals"] = [str(a) for a in legal if type(a) is RevealBid]
 
 
 #: The fields of :func:`view_json` that may differ from one viewer to another at one moment
