@@ -17,7 +17,8 @@ each part encoded once); medians of ``--repeats`` alternating runs, and their ra
 Then, after a warm-up, it reports the median microseconds per action over the repeats (each
 repeat plays ``--actions`` actions, rematching when a game ends; a fresh SQLite store in a temporary
 folder). ``bench/server_load.py`` measures the whole server; this isolates the part that is
-the project's own code, which ``bench/server_floor.py`` leaves out.
+the project's own code, which ``bench/server_floor.py`` leaves out. The garbage collector runs
+as in ``dudo serve`` (:func:`~dudo.server.collector.tune_garbage_collector`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import time
 from pathlib import Path
 
 from dudo.engine import PRESETS, Game
+from dudo.server.collector import tune_garbage_collector
 from dudo.server.storage import Store, default_url
 from dudo.server.tables import Hall, Seat, Settings, Table
 from dudo.server.wire import dumps, event_json, shared_part, update_frame, view_json
@@ -198,6 +200,10 @@ def main() -> None:
     parser.add_argument("--profile", default=None, help="write a cProfile file of all repeats")
     args = parser.parse_args()
     time_frames(args.preset, args.repeats, args.seed)
+    # The garbage collector as dudo serve runs it: with Python's default policy, the
+    # collections of the older generations walk every table, and land on whatever line
+    # allocated last (a profile then blames that line).
+    tune_garbage_collector()
     # A first, unmeasured game fills the engine's caches (the bids of each number of dice),
     # as a server that has been up for a while has them.
     asyncio.run(play(args.actions // 4, args.tables, args.preset, args.seed - 1, None))
