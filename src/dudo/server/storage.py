@@ -1911,12 +1911,13 @@ class CommitPacing:
     turn ends, or, on a busy server, ``gather`` seconds after the first of them.
 
     Each commit costs the server about 65 µs of CPU in place (where its pages are cold; an
-    action costs 0.4-0.5 ms in all), whatever the number of actions in it. A loop's turn gathers little more than one action; waiting a few
-    milliseconds gathers several, as a database's group commit does. But a wait is only worth
-    it while other tables' actions are likely to come meanwhile: a table waits for its own
-    commit before its next action, so one busy table, or a quiet server, would wait for
-    nothing. So the wait is made only while the actions of the last second, the part of them
-    that were other tables', bring at least one in ``gather`` seconds."""
+    action costs 0.4-0.5 ms in all), whatever the number of actions in it. A loop's turn
+    gathers little more than one action; waiting a few milliseconds gathers several, as a
+    database's group commit does. But a wait is only worth it while other tables' actions
+    are likely to come meanwhile: a table waits for its own commit before its next action,
+    so one busy table, or a quiet server, would wait for nothing. So the wait is made only
+    while the actions of the last second, the part of them that were other tables', bring
+    at least one in ``gather`` seconds."""
 
     def __init__(self, gather: float = GATHER_SECONDS) -> None:
         self.gather = gather
