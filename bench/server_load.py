@@ -619,6 +619,7 @@ def print_profile(path: str, actions: int) -> None:
         "shared_part",
         "update_frame",
         "viewer_part",
+        "public_part",
         "view_json",
         "view",
         "dumps",

@@ -11,8 +11,8 @@ Run by hand (not a test):
 
 First it times the frames of one action alone, on 300 fixed moments of 4-player games: each
 seat's frame built from its whole view and encoded whole (``wire.view_json``), against the
-broadcast's way (``wire.update_frame``: one whole view, each other seat's ``ViewerPart``,
-each part encoded once); medians of ``--repeats`` alternating runs, and their ratio.
+broadcast's way (``wire.update_frame``: the moment's ``PublicPart``, each seat's
+``ViewerPart``, each part encoded once); medians of ``--repeats`` alternating runs, and their ratio.
 
 Then, after a warm-up, it reports the median microseconds per action over the repeats (each
 repeat plays ``--actions`` actions, rematching when a game ends; a fresh SQLite store in a temporary
@@ -159,14 +159,12 @@ def frames_whole(game: Game) -> list[str]:
 
 
 def frames_joined(game: Game) -> list[str]:
-    """The broadcast's way: one whole view, the others' ViewerParts, parts encoded once."""
+    """The broadcast's way: the moment's public part, each seat's ViewerPart, parts encoded
+    once."""
     new = [event_json(len(game.events) - 1, game.events[-1], game.rules)]
     head = dumps({"type": "update", "game": 1, "events": new, "deadline": None, "auto": None})
-    view = game.view(0)
-    shared = shared_part(view, NAMES, SEATS, len(game.history))
-    out = [update_frame(head, shared, view)]
-    out += [update_frame(head, shared, game.viewer_part(p)) for p in range(1, 4)]
-    return out
+    shared = shared_part(game.public_part(), NAMES, SEATS, len(game.history))
+    return [update_frame(head, shared, game.viewer_part(p)) for p in range(4)]
 
 
 def time_frames(preset: str, repeats: int, seed: int) -> None:

@@ -45,9 +45,11 @@ from dudo.engine import (
     ObligeChoice,
     Pass,
     PlayerView,
+    PublicPart,
     RevealBid,
     Rules,
     SpotOn,
+    ViewerPart,
     preset,
 )
 from dudo.engine.events import EVENT_TYPES
@@ -118,6 +120,13 @@ def _kinds(view: PlayerView) -> set[str]:
 
 def test_view_fields_are_every_field_of_player_view() -> None:
     assert tuple(f.name for f in dataclasses.fields(PlayerView)) == VIEW_FIELDS
+
+
+def test_a_view_is_its_public_part_and_its_viewers_part() -> None:
+    """Every field of a view is in exactly one of the two parts a server builds it from."""
+    public, own = set(PublicPart._fields), set(ViewerPart._fields)
+    assert not public & own
+    assert public | own == set(VIEW_FIELDS)
 
 
 def test_views_round_trip_exactly_in_every_kind_of_game() -> None:

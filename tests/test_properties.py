@@ -44,6 +44,7 @@ from dudo.engine import (
     IllegalActionError,
     PassDoubted,
     PassHand,
+    PlayerView,
     RevealBid,
     Revealed,
     RoundStarted,
@@ -340,8 +341,10 @@ def check_views(g: Game) -> None:
     for viewer in [None, *range(g.players)]:
         v = g.view(viewer)
         assert v.viewer == viewer
-        # What depends on the viewer is their ViewerPart: the rest is everyone's.
+        # What depends on the viewer is their ViewerPart: the rest is everyone's, the
+        # moment's PublicPart, and the two make the view.
         assert dataclasses.replace(spectator, **g.viewer_part(viewer)._asdict()) == v
+        assert PlayerView(**g.public_part()._asdict(), **g.viewer_part(viewer)._asdict()) == v
         assert v.dice_counts == g.counts
         assert list(v.events) == g.events  # the event log is public
         if viewer is None or g.is_over:

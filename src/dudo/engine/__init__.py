@@ -75,7 +75,7 @@ from dudo.engine.rules import (
     Rules,
     preset,
 )
-from dudo.engine.view import PlayerView, ViewerPart
+from dudo.engine.view import PlayerView, PublicPart, ViewerPart
 
 __all__ = [
     "CALL",
@@ -116,6 +116,7 @@ __all__ = [
     "Passed",
     "Phase",
     "PlayerView",
+    "PublicPart",
     "RandomChance",
     "Reason",
     "ReasonCode",

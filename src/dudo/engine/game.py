@@ -69,7 +69,7 @@ from dudo.engine.rules import (
     SpotOnReward,
     SpotOnThreshold,
 )
-from dudo.engine.view import PlayerView, ViewerPart
+from dudo.engine.view import PlayerView, PublicPart, ViewerPart
 from dudo.engine.view import successors as _successors
 
 
@@ -1044,8 +1044,40 @@ class Game:
     # ------------------------------------------------------------------------- views
 
     def view(self, viewer: int | None) -> PlayerView:
-        """What ``viewer`` may know now (None: a spectator)."""
+        """What ``viewer`` may know now (None: a spectator): the moment's public part and the
+        viewer's own."""
+        public = self.public_part()
         _, own, seen, legal = self.viewer_part(viewer)
+        return PlayerView(
+            rules=public.rules,
+            viewer=viewer,
+            players=public.players,
+            order=public.order,
+            dice_counts=public.dice_counts,
+            start_total=public.start_total,
+            obliged=public.obliged,
+            phase=public.phase,
+            round_number=public.round_number,
+            obliging=public.obliging,
+            obliger=public.obliger,
+            visibility=public.visibility,
+            opener=public.opener,
+            to_move=public.to_move,
+            standing_bid=public.standing_bid,
+            bidder=public.bidder,
+            passer=public.passer,
+            passed=public.passed,
+            round_actions=public.round_actions,
+            my_dice=own,
+            seen_dice=seen,
+            set_aside=public.set_aside,
+            legal_actions=legal,
+            events=public.events,
+            winner=public.winner,
+        )
+
+    def public_part(self) -> PublicPart:
+        """The fields of every view of this moment that are the same whoever looks."""
         # Every view of one moment shares one tuple of the events: copying them for each
         # viewer touched every event of the game, several times per action on a server.
         # Events are only appended, or cut back by _restore (which empties the copy), so a
@@ -1053,32 +1085,28 @@ class Game:
         events = self._events_frozen
         if len(events) != len(self.events):
             events = self._events_frozen = tuple(self.events)
-        return PlayerView(
-            rules=self.rules,
-            viewer=viewer,
-            players=self.players,
-            order=self.order,
-            dice_counts=self.counts,
-            start_total=self.start_total,
-            obliged=self.obliged,
-            phase=str(self.phase),
-            round_number=self.round_number,
-            obliging=self.obliging,
-            obliger=self.obliger,
-            visibility=None if self.visibility is None else str(self.visibility),
-            opener=self.opener,
-            to_move=None if self.phase is _OVER else self.to_move,
-            standing_bid=self.bid,
-            bidder=self.bidder,
-            passer=self.passer,
-            passed=self.passed,
-            round_actions=self.round_actions,
-            my_dice=own,
-            seen_dice=seen,
-            set_aside=self.set_aside,
-            legal_actions=legal,
-            events=events,
-            winner=self.winner,
+        return PublicPart(
+            self.rules,
+            self.players,
+            self.order,
+            self.counts,
+            self.start_total,
+            self.obliged,
+            str(self.phase),
+            self.round_number,
+            self.obliging,
+            self.obliger,
+            None if self.visibility is None else str(self.visibility),
+            self.opener,
+            None if self.phase is _OVER else self.to_move,
+            self.bid,
+            self.bidder,
+            self.passer,
+            self.passed,
+            self.round_actions,
+            self.set_aside,
+            events,
+            self.winner,
         )
 
     def viewer_part(self, viewer: int | None) -> ViewerPart:

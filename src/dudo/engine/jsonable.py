@@ -10,7 +10,7 @@ from typing import Any
 
 from dudo.engine.actions import Bid
 from dudo.engine.events import Event
-from dudo.engine.view import PlayerView, ViewerPart
+from dudo.engine.view import PlayerView, PublicPart, ViewerPart
 
 
 def plain(value: Any) -> Any:
@@ -39,24 +39,29 @@ def event_fields(event: Event) -> dict[str, Any]:
 def view_fields(view: PlayerView) -> dict[str, Any]:
     """The fields of a player's view every protocol sends, under the engine's names. The round's
     actions, the legal actions and the events are left to each protocol's own form."""
+    return {**public_fields(view), **viewer_fields(view)}
+
+
+def public_fields(view: PlayerView | PublicPart) -> dict[str, Any]:
+    """The fields of :func:`view_fields` that are the same for every viewer of one moment,
+    from a view or only its :class:`~dudo.engine.view.PublicPart`."""
     return {
         "players": view.players,
         "order": list(view.order),
         "dice_counts": list(view.dice_counts),
         "start_total": view.start_total,
         "obliged": sorted(view.obliged),
-        "phase": plain(view.phase),
+        "phase": view.phase,
         "round_number": view.round_number,
         "obliging": view.obliging,
         "obliger": view.obliger,
-        "visibility": plain(view.visibility),
+        "visibility": view.visibility,
         "opener": view.opener,
         "to_move": view.to_move,
         "standing_bid": None if view.standing_bid is None else str(view.standing_bid),
         "bidder": view.bidder,
         "passer": view.passer,
         "passed": sorted(view.passed),
-        **viewer_fields(view),
         "set_aside": [list(hand) for hand in view.set_aside],
         "winner": view.winner,
     }

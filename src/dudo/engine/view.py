@@ -84,11 +84,41 @@ class PlayerView:
         return tuple(e for e in self.events if isinstance(e, Revealed))
 
 
+class PublicPart(NamedTuple):
+    """The fields of a :class:`PlayerView` that are the same for every viewer of one moment
+    (all but :class:`ViewerPart`'s), as :meth:`Game.public_part
+    <dudo.engine.game.Game.public_part>` gives them. A view is its moment's public part and
+    its viewer's part: a server that sends one moment to many viewers takes the public part
+    once and a viewer's part for each, and never builds a whole view."""
+
+    rules: Rules
+    players: int
+    order: tuple[int, ...]
+    dice_counts: tuple[int, ...]
+    start_total: int
+    obliged: frozenset[int]
+    phase: str
+    round_number: int
+    obliging: bool
+    obliger: int | None
+    visibility: str | None
+    opener: int
+    to_move: int | None
+    standing_bid: Bid | None
+    bidder: int | None
+    passer: int | None
+    passed: frozenset[int]
+    round_actions: tuple[tuple[int, Action], ...]
+    set_aside: tuple[tuple[int, ...], ...]
+    events: tuple[Event, ...]
+    winner: int | None
+
+
 class ViewerPart(NamedTuple):
     """The fields of a :class:`PlayerView` that depend on who is looking, as
     :meth:`Game.viewer_part <dudo.engine.game.Game.viewer_part>` gives them: a viewer's view
-    is any other view of the same moment with these four fields replaced. A server that
-    sends one moment to many viewers builds one view and a part for each."""
+    is any other view of the same moment with these four fields replaced (its
+    :class:`PublicPart` and this)."""
 
     viewer: int | None
     my_dice: tuple[int, ...] | None

@@ -1637,8 +1637,9 @@ class Table:
         # Connections of the same seat, up to date to the same event, get the same frame, so
         # each distinct frame is built once per broadcast. Its parts are encoded once and
         # joined (wire.update_frame): the frame's head and new events (public) for each
-        # starting event, the view's fields every viewer shares (from the one whole view
-        # built), and each seat's own fields (wire.VIEWER_FIELDS, from its ViewerPart).
+        # starting event, the view's fields every viewer shares (the engine's PublicPart),
+        # and each seat's own fields (wire.VIEWER_FIELDS, from its ViewerPart). No whole
+        # view is built.
         frames: dict[tuple[int | None, int], str] = {}
         heads: dict[int, str] = {}
         events = game.events
@@ -1662,12 +1663,9 @@ class Table:
                     head = heads[start] = self._update_head(new, auto)
                 if shared is None:
                     names = [self.name_of(p) for p in range(len(self.players))]
-                    view = game.view(player)
-                    shared = shared_part(view, names, self.players, len(game.history))
-                    text = update_frame(head, shared, view)
-                else:  # only what this viewer sees differently (the engine's ViewerPart)
-                    text = update_frame(head, shared, game.viewer_part(player))
-                frames[key] = text
+                    public = game.public_part()
+                    shared = shared_part(public, names, self.players, len(game.history))
+                text = frames[key] = update_frame(head, shared, game.viewer_part(player))
             client.since = last
             client.send(text)
 

@@ -18,9 +18,9 @@ import orjson
 from dudo.engine.actions import Action, Bid, RevealBid
 from dudo.engine.counting import counting_dice
 from dudo.engine.events import Event, Revealed
-from dudo.engine.jsonable import compact_json, event_fields, plain, view_fields, viewer_fields
+from dudo.engine.jsonable import compact_json, event_fields, plain, public_fields, viewer_fields
 from dudo.engine.rules import Rules
-from dudo.engine.view import PlayerView, ViewerPart
+from dudo.engine.view import PlayerView, PublicPart, ViewerPart
 from dudo.server.errors import ErrorCode, Refused
 
 #: The largest client frame accepted, in bytes (a bid, a call or a hello is far smaller).
@@ -56,44 +56,60 @@ def view_json(view: PlayerView, names: list[str], seats: list[int], turn: int) -
     """The engine's view fields (:func:`~dudo.engine.jsonable.view_fields`) as the wire names
     them (``round``, ``legal``, round actions as pairs), with the table's names and seats, the
     legal actions split for the client, and the turn count. PROTOCOL.md, "The view"."""
-    out = _view_json_but_legal(view, names, seats, turn)
+    out = _public_json(view, names, seats, turn)
+    out.update(viewer_fields(view))
     _add_legal(out, view.legal_actions)
     return out
 
 
-def _view_json_but_legal(
-    view: PlayerView, names: list[str], seats: list[int], turn: int
+def _public_json(
+    part: PlayerView | PublicPart, names: list[str], seats: list[int], turn: int
 ) -> dict[str, Any]:
-    out = view_fields(view)
+    """The fields of :func:`view_json` that are the same for every viewer of one moment."""
+    out = public_fields(part)
     out["round"] = out.pop("round_number")
     out.update(
         names=names,
         seats=seats,
-        round_actions=[[p, str(a)] for p, a in view.round_actions],
+        round_actions=[[p, _notation(a)] for p, a in part.round_actions],
         turn=turn,
-        faces=view.rules.faces,
+        faces=part.rules.faces,
     )
     return out
 
 
-def shared_part(view: PlayerView, names: list[str], seats: list[int], turn: int) -> str:
+#: An action's notation (its ``str``), remembered: the round's actions so far go out with
+#: every move of the round.
+_notation = functools.lru_cache(maxsize=4096)(str)
+
+
+def shared_part(public: PublicPart, names: list[str], seats: list[int], turn: int) -> str:
     """The fields of :func:`view_json` that are the same for every viewer of this moment (all
-    but :data:`VIEWER_FIELDS`), encoded: ``view`` may be any viewer's."""
-    out = _view_json_but_legal(view, names, seats, turn)
-    for name in VIEWER_FIELDS:
-        out.pop(name, None)  # (the legal actions are not there to take out)
-    return dumps(out)
+    but :data:`VIEWER_FIELDS`), encoded, from the engine's
+    :meth:`~dudo.engine.game.Game.public_part`."""
+    return dumps(_public_json(public, names, seats, turn))
 
 
-def update_frame(head: str, shared: str, view: PlayerView | ViewerPart) -> str:
+def update_frame(head: str, shared: str, part: PlayerView | ViewerPart) -> str:
     """An update frame: ``head`` (its fields but the view, encoded) with a viewer's view as
     JSON, made of the view's shared part (:func:`shared_part`, encoded once for every viewer)
     and the fields that depend on who is looking (:data:`VIEWER_FIELDS`), from the viewer's
-    view or only its :class:`ViewerPart`: their dice (encoded here) and their legal actions
-    (encoded once for each set of them, :func:`_legal_part`). The encoded objects are joined
-    as text: their names never overlap."""
-    own = dumps(viewer_fields(view))
-    return f'{head[:-1]},"view":{shared[:-1]},{own[1:-1]},{_legal_part(view.legal_actions)}}}}}'
+    :class:`ViewerPart` (or whole view): their dice and their legal actions, each encoded
+    once for each value met (:func:`_own_part`, :func:`_legal_part`). The encoded objects are
+    joined as text: their names never overlap."""
+    own = _own_part(part.viewer, part.my_dice, part.seen_dice)
+    return f'{head[:-1]},"view":{shared[:-1]},{own},{_legal_part(part.legal_actions)}}}}}'
+
+
+@functools.lru_cache(maxsize=8192)
+def _own_part(
+    viewer: int | None,
+    my_dice: tuple[int, ...] | None,
+    seen_dice: tuple[tuple[int, ...] | None, ...],
+) -> str:
+    """``"viewer":…,"my_dice":…,"seen_dice":…``: a viewer's own fields, encoded, without the
+    braces of an object. They change once a round, and a round has many moves."""
+    return dumps(viewer_fields(ViewerPart(viewer, my_dice, seen_dice, ())))[1:-1]
 
 
 #: The encoded legal actions of the sets met lately, by the identity of their tuple (which
