@@ -577,6 +577,8 @@ def probe_actions(g: Game, rng: random.Random) -> None:
     for k in range(-2, g.players + 2):
         if k != g.to_move:
             assert g.legal_actions(k) in ([], [Call(by=k)])
+    if not g.is_over:  # the remembered tuples of the hot paths: the plain way's, in its order
+        assert g.legal_actions() == g._mover_actions()
     for action in candidates(g, rng):
         legal = expected_legal(g, action)
         assert (g.problem(action) is None) == legal, (action, g.problem(action))

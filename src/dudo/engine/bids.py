@@ -211,6 +211,10 @@ class BidTable:
             raises = self.raise_tuples[context] = _Memo(partial(self._find_raises, context))
             self.raise_sets[context] = _Memo(partial(_as_set, raises))
             self.raise_calls[context] = _Memo(partial(_then_call, raises))
+        # The raises followed by the other actions a mover has besides raising (the call or
+        # doubting a pass, passing, spot-on): by context, standing bid and those actions.
+        self.raises_then: _Memo[tuple[RaiseContext, Bid, tuple[Action, ...]], tuple[Action, ...]]
+        self.raises_then = _Memo(self._raises_then)
         self.opening_tuples: _Memo[int, tuple[Bid, ...]] = _Memo(self._find_openings)
         self.opening_sets: _Memo[int, frozenset[Bid]] = _Memo(partial(_as_set, self.opening_tuples))
 
@@ -236,6 +240,10 @@ class BidTable:
     def opening_set(self, opener_dice: int) -> frozenset[Bid]:
         """The same bids as :meth:`openings`, as a set for fast membership tests."""
         return self.opening_sets[opener_dice]
+
+    def _raises_then(self, key: tuple[RaiseContext, Bid, tuple[Action, ...]]) -> tuple[Action, ...]:
+        context, standing, others = key
+        return (*self.raise_tuples[context][standing], *others)
 
     def _find_raises(self, context: RaiseContext, standing: Bid) -> tuple[Bid, ...]:
         rules, obliging = self.rules, self.obliging

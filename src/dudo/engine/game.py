@@ -492,6 +492,15 @@ class Game:
                 if self.obliging or (self.round_bids == 1 and bid.face == 1):
                     context = self._context(self.to_move)  # see _context
                 return self._round.table.raise_calls[context][bid]
+            if not self.rules.reveal_reroll or self.obliging:
+                # The raises and what else the mover may do (_mover_actions, shared).
+                p = self.to_move
+                others: tuple[Action, ...] = (CALL if self.passer is None else DOUBT_PASS,)
+                if self._may_pass(p):
+                    others += (PASS,)
+                if self._may_spot_on(p):
+                    others += (SPOT_ON,)
+                return self._round.table.raises_then[self._context(p), bid, others]
             return self._mover_actions()
         if phase is _OVER:
             return []
