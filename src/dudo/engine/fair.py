@@ -61,7 +61,7 @@ class FairChance:
     def _byte(self) -> int:
         if self._at >= len(self._block):
             message = self._prefix + str(self._counter).encode("ascii")
-            self._block = hmac.new(self.secret, message, hashlib.sha256).digest()
+            self._block = hmac.digest(self.secret, message, "sha256")  # (OpenSSL's one-shot)
             self._counter += 1
             self._at = 0
         value = self._block[self._at]
