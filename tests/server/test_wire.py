@@ -223,8 +223,9 @@ class FailingSocket:
         self.application_state = WebSocketState.CONNECTED
         self.closed_with: list[int] = []
         self.url = type("URL", (), {"path": "/ws/TEST"})()
+        self.scope: dict[str, Any] = {}  # no server's send in it: the writer calls send
 
-    async def send_text(self, _text: str) -> None:
+    async def send(self, _message: dict[str, Any]) -> None:
         raise self.failure
 
     async def close(self, code: int = 1000) -> None:

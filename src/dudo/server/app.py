@@ -118,6 +118,22 @@ class LimitBody:
                 await late(scope, receive, send)
 
 
+class ServerSend:
+    """Pure ASGI middleware, the innermost: each WebSocket's scope carries the ``send`` it was
+    given (the server's, or a relay's for a socket another process carries) under
+    :data:`~dudo.server.play.SERVER_SEND`, so a game's frames skip the layers between
+    (Starlette's WebSocket and its exception handlers' wrappers, which act on HTTP responses
+    only): about 2 % of the server's CPU per move."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            scope[play.SERVER_SEND] = send
+        await self.app(scope, receive, send)
+
+
 class LimitSockets:
     """Count the WebSocket connections of each address: one over the rate or the cap of its
     address gets an error frame (``rate_limited``) that says why, then close code 4429."""
@@ -211,8 +227,9 @@ def create_app(
     app.state.metrics = metrics = Metrics()
     app.state.replays = games.Replays()
     app.state.cluster = None
+    app.add_middleware(ServerSend)  # first, so innermost: the send the route would get
     if redis_url is not None:
-        app.add_middleware(Relay, state=app.state)  # first, so innermost: after every guard
+        app.add_middleware(Relay, state=app.state)  # next: after every guard
     app.add_middleware(LimitBody, max_body=limits.max_body, body_seconds=limits.body_seconds)
     app.add_middleware(LimitSockets, guard=guard, metrics=metrics)
     security.protect(app)  # last, so outermost: every answer carries the headers

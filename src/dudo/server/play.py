@@ -24,6 +24,10 @@ from dudo.server.tables import ActionRefused, Hall, SeatKind, Table
 from dudo.server.wire import PROTOCOL_VERSION, BadMessage, dumps, parse_frame
 
 router = APIRouter()
+
+#: The scope's key of the ``send`` the application was given for a WebSocket
+#: (:class:`~dudo.server.app.ServerSend`): the writer of a connection's frames calls it.
+SERVER_SEND = "dudo.send"
 # The logger ``dudo serve`` prints with uvicorn's format and level.
 log = logging.getLogger("uvicorn.error")
 
@@ -137,6 +141,8 @@ class Connection:
         closes the connection with 1011 and logs one line: an open connection that no longer
         answers would leave its client waiting for ever."""
         loop = asyncio.get_running_loop()
+        socket = self.websocket
+        send = socket.scope.get(SERVER_SEND, socket.send)
         while True:
             if not self.queue:
                 self._wake = loop.create_future()
@@ -146,11 +152,12 @@ class Connection:
             if text is None:
                 return
             try:
-                await self.websocket.send_text(text)
+                await send({"type": "websocket.send", "text": text})
             except Exception as exc:
                 self.finish(1011)
-                if isinstance(exc, WebSocketDisconnect) or (
-                    self.websocket.client_state is WebSocketState.DISCONNECTED
+                # (The server's own send says the client has gone with an OSError.)
+                if isinstance(exc, WebSocketDisconnect | OSError) or (
+                    socket.client_state is WebSocketState.DISCONNECTED
                 ):
                     return  # the client has gone: nobody left to tell
                 log.error(
@@ -217,7 +224,10 @@ async def play(websocket: WebSocket, code: str) -> None:
         if not welcome(table, connection, hello):
             connection.finish(1013)
             return
-        await serve_frames(table, connection)
+        # A task of its own: resuming a task runs down every coroutine it is awaiting through,
+        # and this one is awaited under a score of the web stack's layers. The frames'
+        # task waits on the client, and on the store for each move, a few levels deep.
+        await asyncio.create_task(serve_frames(table, connection))
     except WebSocketDisconnect:
         pass
     except Exception:
