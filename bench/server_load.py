@@ -375,8 +375,11 @@ class Simulation:
                 await self.host_command(table, "rematch")
 
     async def host_command(self, table: SimTable, command: str) -> None:
-        with contextlib.suppress(RuntimeError, httpx.HTTPError):
-            await self.post(f"/api/tables/{table.code}/{command}", None, table.host_token)
+        with contextlib.suppress(RuntimeError):  # (counted by post)
+            try:
+                await self.post(f"/api/tables/{table.code}/{command}", None, table.host_token)
+            except httpx.HTTPError as exc:  # its table would wait for ever: counted, not hidden
+                self.outcome.errors[f"{command}: {type(exc).__name__}"] += 1
 
     async def run(self, go: float) -> None:
         """Ramp the games up from ``go`` (epoch seconds), play, measure, stop."""
