@@ -1094,28 +1094,31 @@ class Game:
         events = self._events_frozen
         if len(events) != len(self.events):
             events = self._events_frozen = tuple(self.events)
-        return PublicPart(
-            self.rules,
-            self.players,
-            self.order,
-            self.counts,
-            self.start_total,
-            self.obliged,
-            str(self.phase),
-            self.round_number,
-            self.obliging,
-            self.obliger,
-            None if self.visibility is None else str(self.visibility),
-            self.opener,
-            None if self.phase is _OVER else self.to_move,
-            self.bid,
-            self.bidder,
-            self.passer,
-            self.passed,
-            self.round_actions,
-            self.set_aside,
-            events,
-            self.winner,
+        return _new_tuple(
+            PublicPart,
+            (
+                self.rules,
+                self.players,
+                self.order,
+                self.counts,
+                self.start_total,
+                self.obliged,
+                str(self.phase),
+                self.round_number,
+                self.obliging,
+                self.obliger,
+                None if self.visibility is None else str(self.visibility),
+                self.opener,
+                None if self.phase is _OVER else self.to_move,
+                self.bid,
+                self.bidder,
+                self.passer,
+                self.passed,
+                self.round_actions,
+                self.set_aside,
+                events,
+                self.winner,
+            ),
         )
 
     def viewer_part(self, viewer: int | None) -> ViewerPart:
@@ -1139,7 +1142,7 @@ class Game:
         else:
             legal = tuple(self._legal(viewer))  # the bid table's own tuple, when it is one
         own = hidden[viewer] if sees_own and viewer is not None else None
-        return ViewerPart(viewer, own, tuple(seen), legal)
+        return _new_tuple(ViewerPart, (viewer, own, tuple(seen), legal))
 
     def _sees(self, viewer: int | None) -> tuple[bool, bool]:
         """May ``viewer`` see their own hidden dice now, and the hidden dice of the others
