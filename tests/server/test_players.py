@@ -536,3 +536,54 @@ def test_the_first_name_typed_becomes_the_made_up_players_name(
     page.reload()
     expect(page.locator("#you-button-name")).to_have_text("Anita")
     assert errors == [], errors
+
+
+@pytestmark_browser
+def test_a_friend_who_joins_by_link_is_named_as_they_typed_at_once(
+    browser: Browser, live_server: ServerFactory
+) -> None:
+    """A friend opens the table's link with a made-up player name and sits down as "Bea": the
+    player is renamed to Bea on the spot, so the top bar says Bea and the host sees Bea in the
+    friend's profile, with no reload. A second friend who types a name another player holds
+    sits under it, keeps the made-up player name and is told why."""
+    server = live_server()
+    new_player(server, "Cleo")  # a player who holds the name "Cleo"
+    with api(server) as http:
+        created = http.post("/api/tables", json={"name": "Ana", "seats": 3})
+    assert created.status_code == 201, created.text
+    code = created.json()["code"]
+    errors: list[str] = []
+    host = open_page(browser, DESKTOP, errors)
+    host.add_init_script(f"localStorage.setItem('dudo.seat.{code}', '{created.json()['token']}')")
+    host.goto(f"{server.url}/t/{code}")
+    expect(host.locator("main#table-main")).to_have_attribute("data-status", "lobby")
+
+    friend = open_page(browser, PHONE, errors)
+    friend.goto(f"{server.url}/t/{code}")
+    expect(friend.locator("#you-button-name")).to_have_text(re.compile(r"^Dudo \d+$"))
+    friend.evaluate("window.sameLoad = true")  # gone if the page reloads
+    friend.fill("#join-name", "Bea")
+    friend.click("#join-button")
+    expect(friend.locator("#lobby")).to_be_visible()
+    expect(friend.locator("#you-button-name")).to_have_text("Bea")
+    assert friend.evaluate("window.sameLoad === true"), "the page reloaded"
+    expect(host.locator('#seat-list li[data-seat="1"] .seat-name')).to_have_text("Bea")
+    profile = friend.locator("#you-profile").get_attribute("href")
+    assert profile is not None and profile.startswith("/players/"), profile
+    host.goto(server.url + profile)
+    expect(host.locator("#profile-name")).to_have_text("Bea")
+
+    refusals: list[str] = []  # the refused rename: Chromium logs its 409
+    other = open_page(browser, PHONE, refusals)
+    other.goto(f"{server.url}/t/{code}")
+    made_up = re.compile(r"^Dudo \d+$")
+    expect(other.locator("#you-button-name")).to_have_text(made_up)
+    other.fill("#join-name", "Cleo")
+    other.click("#join-button")
+    expect(other.locator("#toast")).to_contain_text("Cleo")
+    kept = words("en")["player.name_kept"].split("{")[0]
+    expect(other.locator("#toast")).to_contain_text(kept)
+    expect(other.locator('#seat-list li[data-seat="2"] .seat-name')).to_have_text("Cleo")
+    expect(other.locator("#you-button-name")).to_have_text(made_up)
+    assert errors == [], errors
+    assert all("409" in e for e in refusals), refusals

@@ -25,6 +25,8 @@ const NAME = "dudo.player.name";
 // Set while the player has the name the server made up ("Dudo 4821"): the first name typed
 // into a form here (kept as "dudo.name") then becomes the player's name.
 const AUTO = "dudo.player.auto";
+// A typed name the server refused for the player (another player's): not asked for again.
+const REFUSED = "dudo.player.refused";
 
 let me = null; // {id, name, password}
 let codeTimer = null;
@@ -83,13 +85,43 @@ async function ensurePlayer() {
  * another player has (or one the rules refuse) leaves the made-up name, for the "you" dialog. */
 async function adoptTypedName() {
   const typed = remembered("dudo.name");
-  if (!remembered(AUTO) || !typed || !me || typed === me.name) return;
+  if (!typed || typed === remembered(REFUSED)) return;
+  await takeName(typed).catch(() => {});
+}
+
+/** Rename a player whose name is still the made-up one to `name`; resolves to the player's
+ * name (unchanged when the name is theirs already, or the player chose one). A refusal (the
+ * name is another player's, or the rules refuse it) rejects with the server's ApiError, and
+ * that name is not asked for again; the server being away rejects too. */
+async function takeName(name) {
+  if (!me || !remembered(AUTO) || name === me.name) return me?.name ?? null;
   try {
-    me = await api("/api/players/me", { method: "PATCH", body: { name: typed } });
-    store(NAME, me.name);
-    store(AUTO, null);
+    me = await api("/api/players/me", { method: "PATCH", body: { name } });
   } catch (err) {
-    if (err.status >= 400 && err.status < 500) store(AUTO, null); // refused: ask no more
+    if (err.status >= 400 && err.status < 500) store(REFUSED, name);
+    throw err;
+  }
+  store(NAME, me.name);
+  store(AUTO, null);
+  store(REFUSED, null);
+  render();
+  return me.name;
+}
+
+/**
+ * A person sat down at a table under `name` (typed into the join form): a player still named
+ * by the server ("Dudo 4821") is renamed to it at once, so the top bar and the player's profile
+ * say it without a reload. Resolves to null when nothing needs saying, or to the words of why
+ * the player keeps another name (the name is another player's), in the page's language.
+ */
+export async function satDownAs(name) {
+  try {
+    await takeName(name);
+    return null;
+  } catch (err) {
+    if (err.status === 0 || err.status >= 500) return null; // the next page load tries again
+    if (err.code !== "player_name_taken") return wordError(err);
+    return t("player.name_kept", { seat: name, name: me?.name ?? "" });
   }
 }
 

@@ -52,7 +52,7 @@
 
 import "/static/pwa.js";
 // First: a player's seat here is taken back before the page reads its seat token.
-import "/static/player.js";
+import { satDownAs } from "/static/player.js";
 import { ApiError, api, forgetSeatToken, saveSeatToken, seatToken } from "/static/api.js";
 import { bidNode, dieEl, renderDice } from "/static/dice.js";
 import { closeSheet, initBidEntry, markKeys, renderBidEntry, resetBidEntry, typedAnswer, typedRefused } from "/static/bidentry.js";
@@ -1045,6 +1045,9 @@ async function join(event) {
     S.token = answer.token;
     S.seat = answer.seat;
     connect();
+    // A player still named by the server takes the name they sat down under, now: the top
+    // bar and their profile follow without a reload (or a toast says why not).
+    satDownAs(name).then((why) => why && toast(why, "info", 9000));
   } catch (err) {
     toast(wordError(err), "error");
     await loadTable().catch(() => {});
