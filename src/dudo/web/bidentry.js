@@ -17,10 +17,14 @@
 // quantity, a grid cell) are still tappable and focusable: they ask the server why not, and the
 // answer shows in #bid-explain.
 // Keys, when the focus is not in a text field: D Dudo (call), C Calzo (spot on), P Paso (pass),
-// X doubt the pass, B type a bid, G the full grid. The buttons show their key (kbd).
+// X doubt the pass, B type a bid, G the full grid. The buttons show their key (kbd). The grid
+// is one Tab stop (a roving tabindex: the cell that has it, tabindex="0"): the arrows, Home, End
+// (Ctrl: the grid's ends) and Page Up/Down move in it; while open it holds the focus (focus.js)
+// and Esc or G closes it onto what opened it. turnControl() is the first control of a turn.
 
 import { bidNode, dieEl } from "/static/dice.js";
 import { faceName, lang, parseBid, t, tNodes, wordError, wordReason } from "/static/i18n.js";
+import { holdFocus, releaseFocus, typingIn, usable } from "/static/focus.js";
 import { el } from "/static/ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -242,12 +246,57 @@ function buildGrid(v) {
       button.addEventListener("click", () => pickCell(bid, ok));
       // The learner panel (hints on) shows the chance of the bid pointed at.
       for (const kind of ["mouseenter", "focus"]) button.addEventListener(kind, () => E.hooks.pointed?.(bid));
+      button.addEventListener("focus", () => rove(button));
       row.append(el("td", {}, button));
     }
     body.append(row);
   }
   picker.replaceChildren(el("table", {}, el("thead", {}, head), body));
   picker.scrollTop = 0;
+  const cells = [...picker.querySelectorAll(".bid-cell")];
+  rove(cells.find((c) => c.getAttribute("aria-disabled") === "false") || cells[0]);
+}
+
+// The grid is one Tab stop (a roving tabindex): the arrows move between its cells, Home and End
+// go to the ends of a row (with Ctrl, of the grid), Page Up and Down five rows, Enter or Space
+// picks. Greyed cells take the focus too: their label says "not allowed", and picking one says
+// why (asked only then: one question to the server per arrow press would be a flood).
+
+/** Make `cell` the grid's one Tab stop. */
+function rove(cell) {
+  if (!cell) return;
+  for (const other of $("bid-picker").querySelectorAll(".bid-cell")) other.tabIndex = other === cell ? 0 : -1;
+}
+
+/** The cell `key` moves to from `cell`, or null (a key the grid does not use). */
+function cellAfter(cell, key, ctrl) {
+  const rows = [...$("bid-picker").querySelectorAll("tbody tr")].map((tr) => [...tr.querySelectorAll(".bid-cell")]);
+  const r = rows.findIndex((row) => row.includes(cell));
+  if (r < 0) return null;
+  const c = rows[r].indexOf(cell);
+  const at = (row, col) => rows[Math.max(0, Math.min(rows.length - 1, row))]?.[col] ?? null;
+  const last = rows[r].length - 1;
+  const moves = {
+    ArrowLeft: () => rows[r][Math.max(0, c - 1)],
+    ArrowRight: () => rows[r][Math.min(last, c + 1)],
+    ArrowUp: () => at(r - 1, c),
+    ArrowDown: () => at(r + 1, c),
+    PageUp: () => at(r - 5, c),
+    PageDown: () => at(r + 5, c),
+    Home: () => (ctrl ? rows[0][0] : rows[r][0]),
+    End: () => (ctrl ? rows[rows.length - 1].at(-1) : rows[r][last]),
+  };
+  return moves[key]?.() ?? null;
+}
+
+function gridKey(event) {
+  const cell = event.target.closest?.(".bid-cell");
+  if (!cell || event.altKey || event.metaKey) return;
+  const next = cellAfter(cell, event.key, event.ctrlKey);
+  if (!next) return;
+  event.preventDefault();
+  rove(next);
+  next.focus();
 }
 
 function pickCell(bid, ok) {
@@ -264,22 +313,23 @@ function pickCell(bid, ok) {
   $("bid-send").focus({ preventScroll: true });
 }
 
-let sheetOpener = null;
-
 function openSheet() {
   const sheet = $("bid-sheet");
   if (!sheet.hidden || $("bid-area").hidden) return;
-  sheetOpener = document.activeElement;
   // The explanations follow the grid into the sheet while it is open.
   $("bid-sheet-explain-slot").append($("bid-explain"));
   sheet.hidden = false;
+  holdFocus(sheet);
   $("bid-grid-toggle").setAttribute("aria-expanded", "true");
   document.body.style.overflow = "hidden";
   const first = sheet.querySelector('.bid-cell[aria-pressed="true"]') || sheet.querySelector('.bid-cell[aria-disabled="false"]');
+  rove(first);
   first?.scrollIntoView({ block: "center" });
   (first || $("bid-sheet-close")).focus({ preventScroll: true });
 }
 
+/** Close the grid: the focus goes back to what opened it (the G key opens it from anywhere:
+ * then to its button, or the turn's first control). */
 export function closeSheet() {
   const sheet = $("bid-sheet");
   if (sheet.hidden) return;
@@ -287,10 +337,18 @@ export function closeSheet() {
   $("bid-grid-toggle").setAttribute("aria-expanded", "false");
   $("bid-area").after($("bid-explain"));
   document.body.style.overflow = "";
-  if (sheetOpener && document.contains(sheetOpener) && sheetOpener.offsetParent !== null) {
-    sheetOpener.focus({ preventScroll: true });
-  }
-  sheetOpener = null;
+  releaseFocus(sheet, (opener) => [opener, $("bid-grid-toggle"), turnControl()]);
+}
+
+/** The first control of my turn: the face the quick entry opens on (a legal one), else the
+ * first legal face, else the first call or choice shown. Null: nothing to do now. */
+export function turnControl() {
+  if ($("actions").hidden) return null;
+  const faces = $("bid-area").hidden ? [] : [...$("bid-faces").querySelectorAll(".face-pick")];
+  const legal = faces.filter((b) => b.getAttribute("aria-disabled") === "false");
+  const pressed = legal.find((b) => b.getAttribute("aria-pressed") === "true");
+  const calls = ["action-open", "action-closed", "action-call", "action-spot-on", "action-pass", "action-doubt-pass"];
+  return [pressed, legal[0], $("bid-send"), ...calls.map($)].find(usable) ?? null;
 }
 
 // ------------------------------------------------------------------------- typing
@@ -348,34 +406,9 @@ export function typedRefused(frame) {
 
 // ------------------------------------------------------------------------- keys
 
-function typing(target) {
-  return (
-    target instanceof HTMLElement &&
-    (target.isContentEditable || target.matches("input:not([type=checkbox]):not([type=radio]), textarea, select"))
-  );
-}
-
-/** Tab stays inside the open sheet (a modal dialog), going round from its last control. */
-function keepFocusInSheet(event) {
-  const sheet = $("bid-sheet");
-  if (event.key !== "Tab" || sheet.hidden) return;
-  const stops = [...sheet.querySelectorAll("button")].filter((b) => b.offsetParent !== null);
-  if (!stops.length) return;
-  const first = stops[0];
-  const last = stops[stops.length - 1];
-  if (event.shiftKey && document.activeElement === first) {
-    event.preventDefault();
-    last.focus();
-  } else if (!event.shiftKey && (document.activeElement === last || !sheet.contains(document.activeElement))) {
-    event.preventDefault();
-    first.focus();
-  }
-}
-
 function onKey(event) {
-  keepFocusInSheet(event);
   if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
-  if (typing(event.target) || !$("reveal").hidden || $("actions").hidden) return;
+  if (typingIn(event.target) || !$("reveal").hidden || $("actions").hidden) return;
   const key = event.key.toLowerCase();
   if (!$("bid-sheet").hidden) {
     if (key === "escape" || key === "g") {
@@ -435,6 +468,7 @@ export function initBidEntry(hooks) {
   $("bid-sheet").addEventListener("click", (e) => {
     if (e.target === $("bid-sheet")) closeSheet();
   });
+  $("bid-picker").addEventListener("keydown", gridKey);
   $("bid-type").addEventListener("submit", submitTyped);
   $("bid-text").addEventListener("input", () => typedError("", ""));
   document.addEventListener("keydown", onKey);

@@ -42,6 +42,8 @@
 //            counted dice light up, .lit, as #reveal-count-number counts), verdict, done. Under
 //            prefers-reduced-motion it opens at done. A dismissed reveal is remembered in
 //            localStorage "dudo.reveal.<CODE>" ({game, seq}) so a reload does not show it again.
+//            While shown it holds the focus and the page behind is inert (focus.js); closed,
+//            the focus goes to my turn's first control, else its opener, else #events.
 //   Over:    #game-over (data-winner = winner's name), #winner-name, #replay-link
 //            (/games/<id>), #rematch-button (host), #rematch-wait; the people, their score
 //            and Ready/Leave: see people.js. Lobby: #leave-table. Avatars: see avatar.js.
@@ -55,7 +57,17 @@ import "/static/pwa.js";
 import { satDownAs } from "/static/player.js";
 import { ApiError, api, forgetSeatToken, saveSeatToken, seatToken } from "/static/api.js";
 import { bidNode, dieEl, renderDice } from "/static/dice.js";
-import { closeSheet, initBidEntry, markKeys, renderBidEntry, resetBidEntry, typedAnswer, typedRefused } from "/static/bidentry.js";
+import {
+  closeSheet,
+  initBidEntry,
+  markKeys,
+  renderBidEntry,
+  resetBidEntry,
+  turnControl,
+  typedAnswer,
+  typedRefused,
+} from "/static/bidentry.js";
+import { focusTurn, holdFocus, releaseFocus } from "/static/focus.js";
 import {
   actionText,
   callWord,
@@ -107,6 +119,7 @@ const S = {
   botLevels: ["random", "easy"],
   autoNotice: null, // the action the timer played for me, shown until I act or dismiss it
   wasMyTurn: false,
+  focusedTurn: null, // "game|turn" of my latest turn (its start moved the focus, or chose not to)
   turnCues: 0,
 };
 let socket = null;
@@ -447,6 +460,13 @@ function renderTurnCues() {
     $("table-main").dataset.turnCues = String(S.turnCues);
   }
   S.wasMyTurn = mine;
+  // Each turn of mine starts with the focus on its first control, once: not while typing (nor
+  // later, when the typing stops); a reveal over the table gives it when it closes.
+  const turn = mine ? `${S.game}|${S.view.turn}` : null;
+  if (turn && turn !== S.focusedTurn) {
+    S.focusedTurn = turn;
+    focusTurn(turnControl());
+  }
   const pref = $("cue-pref");
   pref.hidden = S.seat == null;
   const home = inGame() ? $("players") : $("lobby-wait");
@@ -911,6 +931,8 @@ function renderReveal() {
     if (!box.hidden) {
       box.hidden = true;
       document.body.style.overflow = "";
+      // The reveal opened by itself: my turn's first control matters more than its opener.
+      releaseFocus(box, (opener) => [myTurn() ? turnControl() : null, opener, $("events")]);
     }
     return;
   }
@@ -987,6 +1009,7 @@ function renderReveal() {
   );
   if (box.hidden) {
     box.hidden = false;
+    holdFocus(box);
     $("reveal-dismiss").focus({ preventScroll: true });
   }
   if (!r.stage) startReveal(r);
