@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 from dudo.server.routes import pages
 from dudo.server.routes.pages import SW_VERSION_MARK, web_version
 
-from .conftest import LiveServer
+from .conftest import LiveServer, words
 from .test_browser import PHONE, screenshot_dir
 from .test_security import POLICY_WORDS
 
@@ -269,3 +269,43 @@ def test_the_worker_version_changes_with_any_web_file(
     (web / "icon-192.png").write_bytes(b"")
     assert pages.web_version() != changed
     assert f'"{pages.web_version()}"' in pages.service_worker()
+
+
+def test_the_installed_app_started_offline_opens_on_the_cup(
+    browser: Browser, shared_server: LiveServer, client: httpx.Client
+) -> None:
+    """The manifest's start page (/) needs the server; after one visit, opening it with no
+    connection lands on the dice cup, which works offline and says why it opened, instead of
+    the browser's error page. Online, the start page is the home page as ever."""
+    start = shared_server.url + json.loads(client.get("/manifest.webmanifest").content)["start_url"]
+    errors: list[str] = []
+    offline = [False]
+    context = browser.new_context(viewport=PHONE)  # type: ignore[arg-type]
+    context.add_init_script("localStorage.setItem('dudo.lang', 'es')")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    watch(page, errors, offline)
+    page.goto(start)
+    expect(page.locator("#create-button")).to_be_visible()
+    assert worker_ready(page, "!!r.active")
+
+    offline[0] = True
+    context.set_offline(True)
+    page.goto(start)
+    cup_ready(page)
+    assert page.url == shared_server.url + "/cup?offline=start"
+    expect(page.locator("#cup-main")).to_have_attribute("data-local", "true")
+    notice = page.locator("#cup-offline-start")
+    expect(notice).to_be_visible()
+    expect(notice).to_have_text(words("es")["cup.offline_start"])
+    page.click("#cup-roll")
+    expect(page.locator('#cup-dice .die[data-face="?"]')).to_have_count(0)
+    assert len(faces(page)) == 5
+
+    context.set_offline(False)
+    offline[0] = False
+    page.goto(start)
+    assert page.url == start
+    expect(page.locator("#create-button")).to_be_visible()
+    assert not errors, "\n".join(errors)
+    context.close()

@@ -20,6 +20,8 @@
 //   #cup-new, #lang-select, #toast
 //   #cup-offline    the "offline" notice, shown while the cup lives on this phone;
 //                   main#cup-main data-local="true" then
+//   #cup-offline-start  why the cup opened: the installed app started with no connection
+//                   (the service worker sends its start page here as /cup?offline=start)
 
 import "/static/pwa.js";
 import { ApiError, api } from "/static/api.js";
@@ -31,6 +33,7 @@ const $ = (id) => document.getElementById(id);
 const KEY = "dudo.cup";
 const LOCAL_KEY = "dudo.cup.local";
 const MAX_DICE = 5;
+const OFFLINE_START = new URLSearchParams(location.search).get("offline") === "start";
 
 let saved = null; // {id, token}
 let cup = null; // {count, dice, hidden, max_dice}
@@ -233,6 +236,8 @@ function render(rolled = false) {
   main.dataset.rolled = String((cup.dice || []).length > 0);
   main.dataset.local = String(local);
   $("cup-offline").hidden = !local;
+  // Sent here by the service worker: the app was opened with no connection to its start page.
+  $("cup-offline-start").hidden = !(local && OFFLINE_START);
   dice.replaceChildren();
   const shown = cup.dice || [];
   for (const face of shown) dice.append(dieEl(face, { size: "huge" }));

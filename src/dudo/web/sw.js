@@ -1,10 +1,15 @@
 // sw.js — the service worker (served at /sw.js so that its scope is the whole site).
 //
-// It makes the dice cup (/cup) work offline after one visit, and nothing else:
+// It makes the dice cup (/cup) work offline after one visit, and the installed app open on it
+// when offline:
 //   - on install it stores what the cup page needs: the page, its CSS, its JS modules, the
 //     UI strings and the icons;
 //   - the cup page and those files are fetched from the network first, and from the store only
 //     when the network fails, so an online phone always gets the current release;
+//   - the app's start page (/, the manifest's start_url) comes from the network; when that
+//     fails, the worker sends the browser to /cup?offline=start (stored, and it says why it
+//     opened): an installed app started offline shows a page that works, not the browser's
+//     error page, and never a stored copy of a home page whose tables need the server;
 //   - every other page, the API (/api/) and the table sockets (/ws/) go straight to the network
 //     and are never stored: seat tokens and game state must never be served stale.
 //
@@ -39,6 +44,9 @@ const PRECACHE = [
   "/manifest.webmanifest",
 ];
 const STORED = new Set(PRECACHE);
+// The manifest's start_url, and where it leads offline.
+const START = "/";
+const OFFLINE_START = "/cup?offline=start";
 
 self.addEventListener("install", (event) => {
   // cache: "reload" skips the browser's HTTP cache, so the store holds this release's files.
@@ -68,6 +76,10 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   const url = new URL(request.url);
+  if (url.origin === self.location.origin && url.pathname === START && request.mode === "navigate") {
+    event.respondWith(startPage(request));
+    return;
+  }
   // Not handled (the browser goes to the network as if there were no worker): other origins,
   // /api/ and /ws/, and every page or file the cup does not need.
   if (url.origin !== self.location.origin || !STORED.has(url.pathname)) return;
@@ -87,5 +99,14 @@ async function networkFirst(request, path) {
     const stored = await caches.match(path, { cacheName: CACHE });
     if (stored) return stored;
     throw err;
+  }
+}
+
+/** The start page from the network; without one, a redirect to the cup, which works offline. */
+async function startPage(request) {
+  try {
+    return await fetch(request);
+  } catch {
+    return Response.redirect(new URL(OFFLINE_START, self.location.origin).href, 302);
   }
 }
