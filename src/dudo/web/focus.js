@@ -31,7 +31,9 @@ function stops(box) {
 function applyInert() {
   const top = stack[stack.length - 1]?.box;
   for (const node of document.body.children) {
-    const hold = !!top && node !== top && node.id !== "toast" && node.tagName !== "SCRIPT";
+    // A modal <dialog> open meanwhile (the player's) is over the overlay: it stays usable.
+    const free = node === top || node.id === "toast" || node.tagName === "SCRIPT" || node.matches("dialog[open]");
+    const hold = !!top && !free;
     if (hold && !node.inert) {
       node.inert = true;
       node.dataset.heldInert = "";
@@ -88,7 +90,7 @@ export function focusTurn(target) {
 // focus would leave the page for the browser's own bar).
 document.addEventListener("keydown", (event) => {
   const top = stack[stack.length - 1];
-  if (event.key !== "Tab" || !top) return;
+  if (event.key !== "Tab" || !top || document.activeElement?.closest("dialog[open]")) return;
   const inside = stops(top.box);
   event.preventDefault();
   if (!inside.length) return;
