@@ -246,10 +246,8 @@ def test_the_upgrade_keys_stored_names_by_look_and_renames_later_look_alikes(
         kept = store.player("p1")
         assert kept is not None and kept.name == "Victim"
         with store.engine.connect() as c:
-            keys: dict[str, str] = dict(
-                c.execute(sa.text("SELECT id, name_key FROM players")).tuples().all()
-            )
-        assert keys == {
+            rows = c.execute(sa.text("SELECT id, name_key FROM players")).all()
+        assert {str(row.id): str(row.name_key) for row in rows} == {
             "p1": name_key("Victim"),
             "p2": name_key(f"{CYRILLIC_VICTIM} (2)"),
             "p3": name_key("Ana"),
