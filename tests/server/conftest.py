@@ -452,6 +452,28 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
+@pytest.fixture(autouse=True)
+def pages_keep_no_names(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a browser test, the players its pages made are deleted: a page's player takes the
+    first name typed there ("Ana"), and a registered player's name is refused to everyone else,
+    so on a server the tests share it would be refused to the API tests that come after."""
+    yield
+    if "browser" not in request.fixturenames:
+        return
+    browser: Browser = request.getfixturevalue("browser")
+    for context in browser.contexts:
+        with contextlib.suppress(Exception):  # a context the test closed, a server it stopped
+            for origin in context.storage_state()["origins"]:
+                for item in origin["localStorage"]:
+                    if item["name"] == "dudo.player.key":
+                        httpx.delete(
+                            f"{origin['origin']}/api/players/me",
+                            headers={"Authorization": f"Player {item['value']}"},
+                            trust_env=False,
+                            timeout=5.0,
+                        )
+
+
 def tap_if_ready(page: Page, selector: str) -> bool:
     """Tap a button if it is shown and enabled now; True if it was. Checked and clicked in one
     step in the page: between a separate check and click the button may go (the round ended)

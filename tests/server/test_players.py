@@ -208,11 +208,12 @@ def test_a_player_renames_exports_and_deletes_and_their_games_stay(
         assert "Ana" not in json.dumps(replay), "the deleted player's name is gone from the replay"
         record = http.get(f"/api/games/{game}/record").json()
         assert "Ana" not in json.dumps(record) and record["meta"]["deleted"] == [0]
-        # The seat token still works for the table (an API client's seat is not taken away),
-        # and the name is free for a new player.
-        assert (
-            http.post(f"/api/tables/{code}/ready", headers=bearer(created["token"])).status_code
-            == 200
+        # The seat is given up with the account (its token no longer works), and the name
+        # is free for a new player.
+        refused(
+            http.post(f"/api/tables/{code}/ready", headers=bearer(created["token"])),
+            401,
+            "seat_token_needed",
         )
     assert new_player(server, "Ana María")["name"] == "Ana María"
 
@@ -467,6 +468,9 @@ def test_the_you_dialog_renames_exports_and_deletes(
         page.emulate_media(color_scheme=scheme)
         assert serious_problems(page) == [], scheme
         assert contrast_over_gradients(page) == [], scheme
+    # This browser keeps the seat's token, as a table page does, and the name its forms had.
+    page.evaluate(f"localStorage.setItem('dudo.seat.{created['code']}', '{created['token']}')")
+    page.evaluate("localStorage.setItem('dudo.name', 'Lucía')")
     page.click("#you-delete")
     expect(page.locator("#you-delete-ask")).to_have_text(
         text["player.delete_ask"] + text["player.delete_confirm"] + text["player.cancel"]
@@ -474,6 +478,13 @@ def test_the_you_dialog_renames_exports_and_deletes(
     page.click("#you-delete-confirm")
     expect(page.locator("#you-status")).to_have_text(text["player.deleted_done"])
     expect(page.locator("#you-button-name")).not_to_have_text("Lucía")
+    # The browser forgot the key, the name and the seat: "Lucía" is free for anyone else.
+    kept = page.evaluate(
+        f"[localStorage.getItem('dudo.player.key'), localStorage.getItem('dudo.name'),"
+        f" localStorage.getItem('dudo.seat.{created['code']}')]"
+    )
+    assert kept[0] not in (None, key) and kept[1:] == [None, None], kept
+    assert new_player(server, "Lucía")["name"] == "Lucía"
     # The game stays, with the seat shown as a deleted player, in the list and the replay.
     page.goto(server.url + "/games")
     expect(page.locator(f'a[data-game="{game}"] .g-title')).to_contain_text(text["player.deleted"])

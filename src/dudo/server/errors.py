@@ -33,6 +33,7 @@ class ErrorCode(StrEnum):
     NAME_TOO_LONG = "name_too_long"  # count (the most characters)
     NAME_CONTROL = "name_control"
     NAME_TAKEN = "name_taken"  # name
+    NAME_OWNED = "name_owned"  # name (a registered player's, and not the one asking)
     UNKNOWN_LEVEL = "unknown_level"  # level
     UNKNOWN_PRESET = "unknown_preset"  # preset
     BAD_OPTIONS = "bad_options"

@@ -867,6 +867,14 @@ class Store:
                     .where(seats_table.c.code == code, seats_table.c.seat == seat)
                     .values(wins=wins, played=played)
                 )
+            row = c.execute(
+                sa.select(games_table.c.players).where(games_table.c.id == game_id)
+            ).first()
+            # A player who deleted their account during the game is not named by its record.
+            if row is not None:
+                gone = [i for i, p in enumerate(json.loads(row.players)) if p.get("deleted")]
+                if gone:
+                    record = _unnamed(json.loads(json.dumps(record)), gone)
             c.execute(
                 games_table.update()
                 .where(games_table.c.id == game_id)
@@ -876,20 +884,16 @@ class Store:
             )
             # The list of games says who had a bot play for them, without reading records.
             stood_in = record.get("meta", {}).get("stood_in", [])
-            if stood_in:
-                row = c.execute(
-                    sa.select(games_table.c.players).where(games_table.c.id == game_id)
-                ).first()
-                if row is not None:
-                    players = json.loads(row.players)
-                    for p in stood_in:
-                        if 0 <= p < len(players):
-                            players[p]["stood_in"] = True
-                    c.execute(
-                        games_table.update()
-                        .where(games_table.c.id == game_id)
-                        .values(players=json.dumps(players))
-                    )
+            if stood_in and row is not None:
+                players = json.loads(row.players)
+                for p in stood_in:
+                    if 0 <= p < len(players):
+                        players[p]["stood_in"] = True
+                c.execute(
+                    games_table.update()
+                    .where(games_table.c.id == game_id)
+                    .values(players=json.dumps(players))
+                )
             # Only if this game is still the table's: a late retry must not end a rematch.
             c.execute(
                 tables_table.update()
@@ -1229,17 +1233,14 @@ class Store:
         return games
 
     def delete_player(self, player_id: str) -> list[int]:
-        """Forget the player: their name, key, password and codes go, their seats are no longer
-        theirs, and the games they played stay with the seat named as a deleted player (their
-        ids are returned)."""
+        """Forget the player: their name, key, password and codes go, their seats are given up
+        (:func:`_release_seats`; a live table's owner gives them up first, as a leave), and
+        the games they played stay with the seat named as a deleted player (their ids are
+        returned)."""
         changed = []
         with self.engine.begin() as c:
             c.execute(player_codes_table.delete().where(player_codes_table.c.player == player_id))
-            c.execute(
-                seats_table.update()
-                .where(seats_table.c.player_id == player_id)
-                .values(player_id=None)
-            )
+            _release_seats(c, player_id)
             gp = game_players_table
             rows = c.execute(
                 sa.select(games_table.c.id, games_table.c.players, games_table.c.record).where(
@@ -1253,13 +1254,7 @@ class Store:
                     players[i].update(name=None, player_id=None, deleted=True)
                 values: dict[str, Any] = {"players": json.dumps(players)}
                 if row.record is not None:
-                    record = json.loads(row.record)
-                    for i in gone:
-                        with contextlib.suppress(IndexError, KeyError, TypeError):
-                            record["players"][i]["name"] = ""
-                    meta = record.setdefault("meta", {})
-                    meta["deleted"] = sorted(set(meta.get("deleted", [])) | set(gone))
-                    values["record"] = json.dumps(record)
+                    values["record"] = json.dumps(_unnamed(json.loads(row.record), gone))
                 c.execute(games_table.update().where(games_table.c.id == row.id).values(**values))
                 changed.append(int(row.id))
             # The games stay, rated and placed, with nobody's id in them; the player's own
@@ -1696,6 +1691,48 @@ def _stored_chat(c: Connection, code: str) -> tuple[bool, list[dict[str, Any]]]:
         .limit(CHAT_RECENT)
     ).all()
     return bool(off), [_chat_json(row) for row in reversed(rows)]
+
+
+def _release_seats(c: Connection, player_id: str) -> None:
+    """The seats still the player's in the store (of tables no process holds in memory, or
+    whose owner has yet to hear): no token of theirs works any more, and at a table between
+    games the seat opens, the host role passing to the next person seated."""
+    rows = c.execute(
+        sa.select(
+            seats_table.c.code, seats_table.c.seat, tables_table.c.status, tables_table.c.host
+        )
+        .join(tables_table, tables_table.c.code == seats_table.c.code)
+        .where(seats_table.c.player_id == player_id)
+    ).all()
+    for row in rows:
+        mine = (seats_table.c.code == row.code) & (seats_table.c.seat == row.seat)
+        if row.status not in ("lobby", "over"):
+            c.execute(seats_table.update().where(mine).values(token_hash=None, player_id=None))
+            continue
+        c.execute(
+            seats_table.update()
+            .where(mine)
+            .values(**_seat_values(StoredSeat(row.seat, "open", None, None, None, False)))
+        )
+        if row.host == row.seat:
+            heir = c.execute(
+                sa.select(sa.func.min(seats_table.c.seat)).where(
+                    seats_table.c.code == row.code, seats_table.c.kind == "human"
+                )
+            ).scalar()
+            c.execute(
+                tables_table.update().where(tables_table.c.code == row.code).values(host=heir)
+            )
+
+
+def _unnamed(record: dict[str, Any], gone: list[int]) -> dict[str, Any]:
+    """A game's record without the names of players ``gone`` (who deleted their account)."""
+    for i in gone:
+        with contextlib.suppress(IndexError, KeyError, TypeError):
+            record["players"][i]["name"] = ""
+    meta = record.setdefault("meta", {})
+    meta["deleted"] = sorted(set(meta.get("deleted", [])) | set(gone))
+    return record
 
 
 def _stored_player(row: Any) -> StoredPlayer:

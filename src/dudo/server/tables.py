@@ -44,6 +44,7 @@ from dudo.server.learner import Learner
 from dudo.server.limits import Limits
 from dudo.server.logs import table_context
 from dudo.server.metrics import Metrics
+from dudo.server.names import name_key, name_owned, name_owner
 from dudo.server.storage import (
     KEEP_HOST,
     LIVE_STATUSES,
@@ -258,11 +259,6 @@ def clean_name(name: object) -> str:
     if any(unicodedata.category(ch).startswith("C") for ch in text):
         raise TableError(400, "name: control characters are not allowed", E.NAME_CONTROL)
     return text
-
-
-def name_key(name: str) -> str:
-    """What two display names must not share at one table: "Ana", "ana" and "ＡＮＡ" are one."""
-    return unicodedata.normalize("NFKC", name).casefold()
 
 
 #: The names bots sit down with (their level is shown beside the name): names that read the
@@ -663,6 +659,8 @@ class Table:
                     E.NAME_TAKEN,
                     name=taken,
                 )
+            self._open_seat()  # a full table says so before the name is looked up
+            await self.hall.check_name(display, player)
             seat = self._open_seat()
             token = (
                 secrets.token_urlsafe(24)
@@ -884,6 +882,44 @@ class Table:
             self._changed()
             self.arm_fill()
             self.broadcast_table()
+
+    async def drop_player(self, player_id: str) -> None:
+        """The player deleted their account: their seat here is given up. Between games it
+        opens, as when they leave; in a game being played a bot plays it to the end, as when
+        the host removes a seat. The host role passes on, and no token of theirs works."""
+        async with self.lock:
+            seat = next((s for s in self.seats if s.player_id == player_id), None)
+            if seat is None or self.status is TableStatus.BROKEN:
+                return  # a broken table runs nothing: the store forgets the seat's token
+            in_game = self.status is TableStatus.PLAYING and seat.seat in self.players
+            host = self.host
+            if seat.seat == host:
+                host = self._next_host(seat.seat, connected_only=False)
+            if in_game:
+                # Named as any bot: the deleted player's name is not shown on for them.
+                stored = replace(
+                    seat.as_stand_in(), name=bot_name(self.seats, seat.seat), player_id=None
+                )
+                player = self.players.index(seat.seat)
+                left = self._left(player, True) if seat.kind is SeatKind.HUMAN else None
+            else:
+                stored, left = seat.as_open(), None
+            await self.hall.answer(self.hall.store.save_seat, self.code, stored, host, left)
+            self._cancel_grace(seat)
+            was_human = seat.kind is SeatKind.HUMAN
+            seat.take(stored)
+            self._take_host(host)
+            if in_game and was_human:
+                self.bots[player] = self._make_bot(STAND_IN_LEVEL)
+                self._stand_in(player)
+            for client in self.seat_clients.pop(seat.seat, set()):
+                client.seat = None  # the connections go on watching
+                self.spectators += 1
+            self._changed()
+            self.arm_fill()
+            self.broadcast_table()
+            self.schedule()
+            self.broadcast()
 
     # ------------------------------------------------------------------ the countdown
 
@@ -1814,15 +1850,38 @@ class Hall:
         under a fence; tables nobody owns are taken over (instead of all loaded at start)."""
         self.cluster = cluster
         self.store.fences = {}
-        cluster.on_broadcast("player_deleted", lambda message: self.forget_player(message["p"]))
+        cluster.on_broadcast(
+            "player_deleted", lambda message: self.spawn(self._player_deleted(message["p"]))
+        )
+
+    async def check_name(self, display: str, player: PlayerKey | None) -> None:
+        """Refuse to seat anyone under a registered player's name but that player."""
+        owner = await self.answer(name_owner, self.store, name_key(display))
+        if owner is not None and (player is None or owner != player.id):
+            raise name_owned(display)
+
+    async def drop_player(self, player_id: str) -> None:
+        """A player is deleting their account: each seat of theirs at a table here is given
+        up as its player would (:meth:`Table.drop_player`)."""
+        for table in list(self.tables.values()):
+            if any(seat.player_id == player_id for seat in table.seats):
+                await table.drop_player(player_id)
+
+    async def _player_deleted(self, player_id: str) -> None:
+        """Another process deleted a player: their seats at the tables here are given up."""
+        try:
+            await self.drop_player(player_id)
+        finally:
+            self.forget_player(player_id)
 
     def forget_player(self, player_id: str, everywhere: bool = False) -> None:
-        """A player deleted their account: no seat of a live table is theirs any more (with
-        ``everywhere``, in the other processes' tables too)."""
+        """A player deleted their account: their seats at the tables here are given up (with
+        ``everywhere``, in the other processes' tables too). Any seat still marked theirs in
+        memory (a give-up the store did not take) keeps no player and no token."""
         for table in self.tables.values():
             for seat in table.seats:
                 if seat.player_id == player_id:
-                    seat.player_id = None
+                    seat.player_id = seat.token_hash = None
         if everywhere and self.cluster is not None:
             self.cluster.post("dudo:all", {"k": "player_deleted", "p": player_id})
 
@@ -2006,6 +2065,7 @@ class Hall:
             )
         if settings.rated:
             check_rated(preset, rules, settings, public, player)
+        await self.check_name(display, player)
         code = await self.new_code()
         if self.cluster is not None and not await self.cluster.lease(code):
             raise TableError(503, "could not find a free table code; try again", E.NO_FREE_CODE)

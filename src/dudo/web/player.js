@@ -16,7 +16,7 @@
 //                      #you-login-name/#you-login-password/#you-login-button, #you-export,
 //                      #you-delete/#you-delete-confirm, #you-error, #you-status
 
-import { api, playerIsKnown, playerKey, saveSeatToken, seatToken } from "/static/api.js";
+import { api, forgetSeatToken, playerIsKnown, playerKey, saveSeatToken, seatToken } from "/static/api.js";
 import { applyI18n, onLangChange, t, wordError } from "/static/i18n.js";
 import { el } from "/static/ui.js";
 
@@ -396,9 +396,15 @@ function wire(dialog) {
   });
   $("you-delete-confirm").addEventListener("click", () =>
     attempt(async () => {
+      // The seats the account held are given up with it: their tokens are forgotten here too,
+      // so "Your tables" no longer lists them.
+      const { tables } = await api("/api/players/me/tables");
       await api("/api/players/me", { method: "DELETE" });
+      for (const { code } of tables) forgetSeatToken(code);
       store(KEY, null);
       store(NAME, null);
+      // The name is free again: the new player made here must not take it back by itself.
+      store("dudo.name", null);
       me = null;
       $("you-delete-ask").hidden = true;
       await ensurePlayer(); // this browser goes on as a new player

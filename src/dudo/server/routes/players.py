@@ -18,8 +18,9 @@ from dudo.server.deps import AuthorizationHeader, HallDep, client_address
 from dudo.server.errors import ErrorCode as E
 from dudo.server.errors import Refused
 from dudo.server.limits import Guard
+from dudo.server.names import name_key
 from dudo.server.storage import StoredPlayer
-from dudo.server.tables import Hall, clean_name, name_key
+from dudo.server.tables import Hall, clean_name
 
 router = APIRouter()
 
@@ -240,7 +241,10 @@ async def export(me: MeDep, hall: HallDep) -> dict[str, Any]:
 
 @router.delete("/api/players/me")
 async def delete_me(me: MeDep, hall: HallDep, request: Request) -> dict[str, Any]:
-    """Delete the account: the games stay, their seat named as a deleted player."""
+    """Delete the account: the name is free at once, the player's seats are given up (as a
+    leave; a bot plays on for them in a game being played) and their key and seat tokens stop
+    working; the games stay, their seat named as a deleted player."""
+    await hall.drop_player(me.id)
     games = await hall.answer(hall.store.delete_player, me.id)
     request.app.state.replays.forget(games)
     hall.forget_player(me.id, everywhere=True)
