@@ -1,7 +1,7 @@
 """The chat panel in a real browser (Debian's Chromium driven by Playwright) against a real
 server: what people type (names and messages holding HTML or script) shows as typed and never
-runs; quick phrases are worded in each reader's language (Spanish and Italian); mute is kept
-per table in the browser; the host's switch reaches every page; messages that come while the
+runs; quick phrases are worded in each reader's language (Spanish and Italian); mute (of a
+person, by their who) is kept per table in the browser; the host's switch reaches every page; messages that come while the
 panel is folded are counted; the replay shows the chat at its moments to those who played, and
 says it is hidden to anyone else. Screenshots at phone and
 desktop sizes, in Spanish and Italian, go to ``artifacts/screenshots`` (``chat-*.png``)."""
@@ -150,8 +150,13 @@ def test_chat_in_the_browser(browser: Browser, shared_server: LiveServer) -> Non
 
     # Mute: Ana hides Bo's messages, and the choice stays after a reload (this table only).
     open_chat(ana_page)
+    # The person is muted, not the seat: by the who their messages carry (test_chat_privacy
+    # shows a player's who stays the same in another seat).
+    bo_who = ana_page.locator('#chat-log li[data-seat="2"]').first.get_attribute("data-who")
+    assert bo_who and len(bo_who) == 16
+    bo_box = f'#chat-mute input[data-mute="who:{bo_who}"]'
     ana_page.click("#chat-mute > summary")
-    ana_page.check('#chat-mute input[data-mute="seat:2"]')
+    ana_page.check(bo_box)
     expect(ana_page.locator('#chat-log li[data-seat="2"]')).to_have_count(0)
     ana_page.reload()
     open_chat(ana_page)
@@ -162,7 +167,7 @@ def test_chat_in_the_browser(browser: Browser, shared_server: LiveServer) -> Non
     expect(ana_page.locator('#chat-log li[data-phrase="good_luck"]')).to_have_count(1)
     expect(ana_page.locator('#chat-log li[data-seat="2"]')).to_have_count(0)
     ana_page.click("#chat-mute > summary")
-    ana_page.uncheck('#chat-mute input[data-mute="seat:2"]')
+    ana_page.uncheck(bo_box)
     expect(ana_page.locator('#chat-log li[data-seat="2"]')).to_have_count(4)
 
     # The host turns the chat off: every page shows it and cannot send; then on again.
