@@ -101,10 +101,11 @@ def test_spectators_chat_never_reaches_a_player_during_a_game(shared_server: Liv
         )
 
         game_id = game.ana.game
-        with api(shared_server) as http:
-            replay = http.get(f"/api/games/{game_id}/replay").json()
+        with api(shared_server) as http:  # read by one who played it (test_chat_privacy.py)
+            replay = http.get(f"/api/games/{game_id}/replay", headers=bearer(game.bo_token)).json()
             zipped = http.get(
-                f"/api/games/{game_id}/replay", headers={"Accept-Encoding": "gzip"}
+                f"/api/games/{game_id}/replay",
+                headers={"Accept-Encoding": "gzip", **bearer(game.bo_token)},
             ).json()
         assert zipped["chat"] == replay["chat"]
         chat = replay["chat"]

@@ -1,8 +1,9 @@
 """The chat panel in a real browser (Debian's Chromium driven by Playwright) against a real
 server: what people type (names and messages holding HTML or script) shows as typed and never
-runs; quick phrases are worded in each reader's language (Spanish and Italian); mute is kept
-per table in the browser; the host's switch reaches every page; messages that come while the
-panel is folded are counted; the replay shows the chat at its moments. Screenshots at phone and
+runs; quick phrases are worded in each reader's language (Spanish and Italian); mute (of a
+person, by their who) is kept per table in the browser; the host's switch reaches every page; messages that come while the
+panel is folded are counted; the replay shows the chat at its moments to those who played, and
+says it is hidden to anyone else. Screenshots at phone and
 desktop sizes, in Spanish and Italian, go to ``artifacts/screenshots`` (``chat-*.png``)."""
 
 from __future__ import annotations
@@ -149,8 +150,13 @@ def test_chat_in_the_browser(browser: Browser, shared_server: LiveServer) -> Non
 
     # Mute: Ana hides Bo's messages, and the choice stays after a reload (this table only).
     open_chat(ana_page)
+    # The person is muted, not the seat: by the who their messages carry (test_chat_privacy
+    # shows a player's who stays the same in another seat).
+    bo_who = ana_page.locator('#chat-log li[data-seat="2"]').first.get_attribute("data-who")
+    assert bo_who and len(bo_who) == 16
+    bo_box = f'#chat-mute input[data-mute="who:{bo_who}"]'
     ana_page.click("#chat-mute > summary")
-    ana_page.check('#chat-mute input[data-mute="seat:2"]')
+    ana_page.check(bo_box)
     expect(ana_page.locator('#chat-log li[data-seat="2"]')).to_have_count(0)
     ana_page.reload()
     open_chat(ana_page)
@@ -161,7 +167,7 @@ def test_chat_in_the_browser(browser: Browser, shared_server: LiveServer) -> Non
     expect(ana_page.locator('#chat-log li[data-phrase="good_luck"]')).to_have_count(1)
     expect(ana_page.locator('#chat-log li[data-seat="2"]')).to_have_count(0)
     ana_page.click("#chat-mute > summary")
-    ana_page.uncheck('#chat-mute input[data-mute="seat:2"]')
+    ana_page.uncheck(bo_box)
     expect(ana_page.locator('#chat-log li[data-seat="2"]')).to_have_count(4)
 
     # The host turns the chat off: every page shows it and cannot send; then on again.
@@ -190,10 +196,35 @@ def test_chat_in_the_browser(browser: Browser, shared_server: LiveServer) -> Non
     bo_page.context.close()
 
 
+def keyed_match(server: LiveServer) -> tuple[Match, str]:
+    """A started :class:`Match` whose host Ana sat down with a new player's key; the key."""
+    with api(server) as http:
+        key: str = http.post("/api/players", json={}).json()["key"]
+        created = http.post(
+            "/api/tables",
+            json={
+                "name": "Ana",
+                "seats": 3,
+                "bots": ["easy"],
+                "bot_seconds": 0,
+                "reveal_seconds": 0,
+            },
+            headers={"Authorization": f"Player {key}"},
+        ).json()
+    game = Match.__new__(Match)
+    game.server, game.code, game.host_token = server, created["code"], created["token"]
+    joined = join(server, game.code, "Bo")
+    game.bo_token, game.bo_seat = joined["token"], joined["seat"]
+    game.ana = Player(server, game.code, game.host_token, name="Ana")
+    game.bo = Player(server, game.code, game.bo_token, name="Bo")
+    game.start()
+    return game, key
+
+
 def test_a_spectator_reads_the_spectators_and_the_replay_keeps_the_chat(
     browser: Browser, shared_server: LiveServer
 ) -> None:
-    game = Match(shared_server)
+    game, ana_key = keyed_match(shared_server)
     watcher, errors, dialogs = seated_page(browser, shared_server, game.code, None, "es", PHONE)
     try:
         es, it = words("es"), words("it")
@@ -216,11 +247,22 @@ def test_a_spectator_reads_the_spectators_and_the_replay_keeps_the_chat(
         # The replay (in Italian): at the start only what was said before the first action,
         # at the end everything, the words after the game marked so.
         with api(shared_server) as http:
-            said = http.get(f"/api/games/{game_id}/replay").json()["chat"]
+            said = http.get(
+                f"/api/games/{game_id}/replay", headers={"Authorization": f"Player {ana_key}"}
+            ).json()["chat"]
         assert [m["turn"] for m in said][:2] == [said[0]["turn"]] * 2  # before the next move
         before = said[0]["turn"]
-        replay, replay_errors, replay_dialogs = seated_page_at(
+        # A stranger's page (another player key) reads that the chat is hidden, and none of it.
+        stranger, stranger_errors, _ = seated_page_at(
             browser, f"{shared_server.url}/games/{game_id}#step={before}", "it"
+        )
+        expect(stranger.locator("#replay-chat-hidden")).to_have_text(it["replay.chat_hidden"])
+        expect(stranger.locator("#replay-chat-log li")).to_have_count(0)
+        assert stranger_errors == [], stranger_errors
+        stranger.context.close()
+        # Ana's browser (her player key) reads it.
+        replay, replay_errors, replay_dialogs = seated_page_at(
+            browser, f"{shared_server.url}/games/{game_id}#step={before}", "it", ana_key
         )
         log = replay.locator("#replay-chat-log li")
         expect(log).to_have_count(2)
@@ -250,11 +292,15 @@ def shots_name(name: str) -> Path:
     return screenshot_dir() / name
 
 
-def seated_page_at(browser: Browser, url: str, lang: str) -> tuple[Page, list[str], list[str]]:
+def seated_page_at(
+    browser: Browser, url: str, lang: str, key: str | None = None
+) -> tuple[Page, list[str], list[str]]:
     errors: list[str] = []
     dialogs: list[str] = []
     page = open_page(browser, DESKTOP, errors)
     page.context.add_init_script(f"localStorage.setItem('dudo.lang', {json.dumps(lang)});")
+    if key is not None:  # this browser is that player's
+        page.context.add_init_script(f"localStorage.setItem('dudo.player.key', {json.dumps(key)});")
     catch_dialogs(page, dialogs)
     page.goto(url)
     return page, errors, dialogs

@@ -306,7 +306,7 @@ SAMPLE_PARAMS = {
     "player": "Ana", "bid": "3x4", "new": "3x4", "standing": "3x5", "face": 4, "faces": 6,
     "dice": "4,4", "order": "1x1 < 1x2", "action": "banana", "name": "Bo", "level": "x",
     "preset": "y", "option": "aces_from", "least": 2, "most": 8, "seat": 3, "last": 4,
-    "filled": 1, "table": "K7QX2M", "id": 5, "names": "Ana, Bo",
+    "filled": 1, "table": "K7QX2M", "id": 5, "names": "Ana, Bo", "char": "U+202E",
 }  # fmt: skip
 
 #: How the page words every code, with one and with several (``count`` picks the plural).

@@ -8,30 +8,38 @@ the whole conversation, spectators' messages included.
 
 A message is a quick phrase or emote (a code from :data:`PHRASES`, worded by each reader's
 client in their language) or free text: NFC-normalized, trimmed, at most :data:`MAX_TEXT`
-characters, with no control characters. Each seat (each spectator connection) may send
-:data:`RATE_COUNT` messages per :data:`RATE_SECONDS`; the host may turn the chat off. Every
-message is stored before anyone sees it, with the game it belongs to and the number of actions
-played, so the replay shows it at its moment; a connection saying hello gets the latest ones.
+characters, with no control, invisible-format, line-separator, private-use or unassigned
+characters (:func:`refused_character`). Each person seated (all their connections together)
+may send :data:`RATE_COUNT` messages per :data:`RATE_SECONDS`, and so may the spectators of one
+address at one table, all their connections together; the host may turn the chat off. Every
+message is stored before anyone sees it, with the game it belongs to, the number of actions
+played (the replay shows it at its moment, to the game's players only: :mod:`chatstore`) and
+its speaker; a connection saying hello gets the latest ones.
+
+A seated speaker is known by ``who``, an opaque identity at this table that stays the same
+when they change seats (a player's is made from their key's hash, a guest's from their seat
+token's): readers mute the person, not the seat.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import math
 import time
 import unicodedata
-import weakref
 from collections import deque
 from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
+from dudo.server.chatstore import speaker_secret
 from dudo.server.errors import ErrorCode, Refused
 from dudo.server.storage import CHAT_RECENT, StoreUnavailable
 from dudo.server.wire import dumps
 
 if TYPE_CHECKING:
-    from dudo.server.tables import Table
+    from dudo.server.tables import Seat, Table
 
 #: The quick phrases and emotes a client offers; each reader's client words the code.
 PHRASES = (
@@ -52,9 +60,18 @@ PHRASES = (
 )
 #: The most characters of a free-text message (after NFC normalization and trimming).
 MAX_TEXT = 200
-#: Each seat (or spectator connection) may send this many messages per RATE_SECONDS.
+#: Each person seated (or the spectators of one address at one table) may send this many
+#: messages per RATE_SECONDS.
 RATE_COUNT = 5
 RATE_SECONDS = 10.0
+#: Categories of characters refused besides the controls (Cc): format characters (Cf: the
+#: right-to-left override U+202E that shows a text reversed, zero-width spaces, the tags
+#: U+E0000-E007F that carry hidden text), line and paragraph separators (Zl, Zp: line breaks
+#: by another name), private use (Co), lone surrogates (Cs) and unassigned code points (Cn).
+REFUSED_CATEGORIES = frozenset({"Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
+#: The zero-width joiner that makes one emoji of several (👨‍👩‍👧) is the one format
+#: character kept; variation selectors (U+FE0F) are marks (Mn), not refused.
+KEPT_FORMAT = frozenset({"\u200d"})
 
 
 class Channel(StrEnum):
@@ -70,6 +87,12 @@ class Listener(Protocol):
     def send(self, text: str) -> None: ...
 
 
+class Speaker(Listener, Protocol):
+    """A connection that speaks: also the address it is limited under."""
+
+    address: str
+
+
 @dataclass(frozen=True)
 class Message:
     game: int | None  # None: said in the lobby before the table's first game
@@ -81,13 +104,29 @@ class Message:
     text: str | None
     phrase: str | None
     at: float
+    who: str | None = None  # the seated speaker's identity at this table (None: a spectator)
+    player: str | None = None  # the speaker's player id: stored, never sent
 
     def to_json(self) -> dict[str, Any]:
+        """The message as readers get it."""
+        out = asdict(self)
+        del out["player"]
+        return out
+
+    def stored(self) -> dict[str, Any]:
         return asdict(self)
 
 
 def chat_refused(code: ErrorCode, message: str, **params: int | str) -> Refused:
     return Refused(code, message, 400, None, **params)
+
+
+def refused_character(text: str) -> str | None:
+    """The first character of ``text`` a message may not hold besides controls (None: none)."""
+    for ch in text:
+        if unicodedata.category(ch) in REFUSED_CATEGORIES and ch not in KEPT_FORMAT:
+            return ch
+    return None
 
 
 def clean_text(raw: str) -> str:
@@ -98,6 +137,17 @@ def clean_text(raw: str) -> str:
     if any(unicodedata.category(ch) == "Cc" for ch in text):
         # Line breaks and other control characters would let one message pose as several.
         raise chat_refused(ErrorCode.CHAT_CONTROL, "a message may not hold control characters")
+    bad = refused_character(text)
+    if bad is not None:
+        # Invisible or reordering characters would let a message hide text or pose as another.
+        point = f"U+{ord(bad):04X}"
+        what = unicodedata.name(bad, "an unassigned or private character")
+        raise chat_refused(
+            ErrorCode.CHAT_CHARACTER,
+            f"a message may not hold {point} ({what}): no invisible, separator, private or "
+            "unassigned characters",
+            char=point,
+        )
     if len(text) > MAX_TEXT:
         raise chat_refused(
             ErrorCode.CHAT_TOO_LONG,
@@ -135,10 +185,12 @@ class Chat:
         for stored in recent or ():
             self.recent.append(Message(**stored))
         self.lock = asyncio.Lock()
-        self._seats: dict[int, deque[float]] = {}
-        self._watchers: weakref.WeakKeyDictionary[Listener, deque[float]] = (
-            weakref.WeakKeyDictionary()
-        )
+        #: The times of the latest messages of each person seated (by ``who``), and of the
+        #: spectators of each address (however many connections they open).
+        self._people: dict[str, deque[float]] = {}
+        self._addresses: dict[str, deque[float]] = {}
+        #: Each player's ``who`` here, once derived (player id -> who).
+        self.whos: dict[str, str] = {}
 
     @staticmethod
     def sees(message: Message, listener: Listener, playing: bool) -> bool:
@@ -150,17 +202,22 @@ class Chat:
         # The newest messages are kept, so the current game's last number is among them.
         return 1 + max((m.seq for m in self.recent if m.game == game), default=-1)
 
-    def _window(self, listener: Listener) -> deque[float]:
-        if listener.seat is not None:
-            return self._seats.setdefault(listener.seat, deque())
-        window = self._watchers.get(listener)
-        if window is None:
-            window = self._watchers[listener] = deque()
-        return window
+    def forget(self, player_id: str) -> None:
+        """A player deleted their account: their messages leave the table's memory too."""
+        self.whos.pop(player_id, None)
+        kept = [m for m in self.recent if m.player != player_id]
+        if len(kept) != len(self.recent):
+            self.recent.clear()
+            self.recent.extend(kept)
 
-    def spend(self, listener: Listener, now: float) -> None:
-        """Count one message of ``listener``'s seat (or connection), or refuse it."""
-        window = self._window(listener)
+    def spend(self, who: str | None, address: str, now: float) -> None:
+        """Count one message of the person ``who`` (None: a spectator, counted by
+        ``address``), or refuse it."""
+        windows = self._addresses if who is None else self._people
+        if len(windows) > 64:  # forget those who have not spoken for a while
+            for key in [k for k, w in windows.items() if not w or w[-1] <= now - RATE_SECONDS]:
+                del windows[key]
+        window = windows.setdefault(address if who is None else who, deque())
         while window and window[0] <= now - RATE_SECONDS:
             window.popleft()
         if len(window) >= RATE_COUNT:
@@ -178,7 +235,35 @@ class Chat:
         return dumps({"type": "chat_history", "on": not self.off, "messages": messages})
 
 
-async def say(table: Table, listener: Listener, frame: dict[str, Any]) -> None:
+def identity(code: str, secret: str) -> str:
+    """A speaker's ``who`` at table ``code``: the same for the same secret, unlinkable across
+    tables and to anything public."""
+    return hashlib.sha256(f"dudo chat {code} {secret}".encode()).hexdigest()[:16]
+
+
+async def speaker(table: Table, seat: Seat) -> tuple[str | None, str]:
+    """(player id, who) of the person in ``seat``: a player's stays theirs in any seat; a seat
+    without a player is known by its token (a guest who sits down again is someone new)."""
+    chat = table.chat
+    player = seat.player_id
+    if player is not None:
+        who = chat.whos.get(player)
+        if who is not None:
+            return player, who
+        try:
+            secret = await table.hall.db.run(speaker_secret, table.hall.store, player)
+        except StoreUnavailable:
+            raise Refused(
+                ErrorCode.STORE_UNAVAILABLE, "the message was not stored: send it again", 503
+            ) from None
+        if secret is not None:
+            who = chat.whos[player] = identity(table.code, f"player {secret}")
+            return player, who
+        player = None  # deleted meanwhile: no longer anyone's
+    return player, identity(table.code, f"seat {seat.token_hash}")
+
+
+async def say(table: Table, listener: Speaker, frame: dict[str, Any]) -> None:
     """Check, store and deliver one chat frame; :class:`Refused` if it cannot be said."""
     chat = table.chat
     text, phrase = content(frame)
@@ -186,8 +271,9 @@ async def say(table: Table, listener: Listener, frame: dict[str, Any]) -> None:
         raise Refused(ErrorCode.TABLE_BROKEN, "this table could not be resumed and is closed")
     if chat.off:
         raise chat_refused(ErrorCode.CHAT_OFF, "the host has turned the chat off at this table")
-    chat.spend(listener, time.monotonic())
     seat = listener.seat
+    player, who = (None, None) if seat is None else await speaker(table, table.seats[seat])
+    chat.spend(who, listener.address, time.monotonic())
     async with chat.lock:  # numbered, stored and sent in one order
         game = table.game_id
         message = Message(
@@ -200,9 +286,11 @@ async def say(table: Table, listener: Listener, frame: dict[str, Any]) -> None:
             text=text,
             phrase=phrase,
             at=time.time(),
+            who=who,
+            player=player,
         )
         try:
-            await table.hall.db.run(table.hall.store.add_chat, table.code, message.to_json())
+            await table.hall.db.run(table.hall.store.add_chat, table.code, message.stored())
         except StoreUnavailable:
             raise Refused(
                 ErrorCode.STORE_UNAVAILABLE, "the message was not stored: send it again", 503

@@ -101,6 +101,7 @@ class ErrorCode(StrEnum):
     CHAT_RATE = "chat_rate"  # count (seconds to wait)
     CHAT_UNKNOWN_PHRASE = "chat_unknown_phrase"  # phrase
     CHAT_TEXT_OR_PHRASE = "chat_text_or_phrase"
+    CHAT_CHARACTER = "chat_character"  # char (the code point refused, "U+202E")
     # Players.
     PLAYER_KEY_NEEDED = "player_key_needed"
     PLAYER_NAME_TAKEN = "player_name_taken"  # name

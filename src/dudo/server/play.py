@@ -35,9 +35,11 @@ log = logging.getLogger("uvicorn.error")
 class Connection:
     """One WebSocket: its seat, its place in the event stream, an outgoing queue, a rate limit."""
 
-    def __init__(self, websocket: WebSocket, limits: Limits) -> None:
+    def __init__(self, websocket: WebSocket, limits: Limits, address: str = "unknown") -> None:
         self.websocket = websocket
         self.limits = limits
+        #: The address it is limited under: its spectators' chat counts with the address's.
+        self.address = address
         self.rate, self.burst = limits.frame_rate, limits.frame_burst
         self.seat: int | None = None
         self.since = -1
@@ -176,8 +178,9 @@ async def play(websocket: WebSocket, code: str) -> None:
     limits: Limits = websocket.app.state.limits
     guard: Guard = websocket.app.state.guard
     await websocket.accept()
+    address = client_address(websocket)
     try:
-        table = await find_table(hall, guard, client_address(websocket), code)
+        table = await find_table(hall, guard, address, code)
     except RateLimited as exc:
         await websocket.send_text(
             dumps(
@@ -204,7 +207,7 @@ async def play(websocket: WebSocket, code: str) -> None:
         )
         await websocket.close(code=4404)
         return
-    connection = Connection(websocket, limits)
+    connection = Connection(websocket, limits, address)
     connection.writer = asyncio.create_task(connection.write())
     try:
         try:

@@ -143,6 +143,10 @@ chat_table = sa.Table(
     sa.Column("text", sa.String(256), nullable=True),
     sa.Column("phrase", sa.String(32), nullable=True),
     sa.Column("at", sa.Float, nullable=False),
+    # The speaker's player id (NULL: a spectator, a seat without a player key): never sent.
+    sa.Column("player", sa.String(32), nullable=True),
+    # The speaker's opaque identity at the table, what a reader mutes (chat.speaker).
+    sa.Column("who", sa.String(16), nullable=True),
 )
 
 chat_settings_table = sa.Table(
@@ -261,6 +265,7 @@ sa.Index("tables_status", tables_table.c.status)
 sa.Index("cups_updated", cups_table.c.updated)
 sa.Index("fair_dice_code", fair_table.c.code)
 sa.Index("chat_game", chat_table.c.game, chat_table.c.seq)
+sa.Index("chat_player", chat_table.c.player)
 sa.Index("rating_history_rater", rating_history_table.c.rater, rating_history_table.c.family)
 
 log = logging.getLogger("dudo.server")
@@ -1030,7 +1035,7 @@ class Store:
     # ---------------------------------------------------------------------------- chat
 
     def add_chat(self, code: str, message: dict[str, Any]) -> None:
-        """Keep one chat message (the fields of :meth:`dudo.server.chat.Message.to_json`)."""
+        """Keep one chat message (the fields of :meth:`dudo.server.chat.Message.stored`)."""
         with self.engine.begin() as c:
             self._fenced(c, code)
             c.execute(
@@ -1045,6 +1050,8 @@ class Store:
                     text=message["text"],
                     phrase=message["phrase"],
                     at=message["at"],
+                    player=message.get("player"),
+                    who=message.get("who"),
                 )
             )
 
@@ -1260,6 +1267,7 @@ class Store:
             # The games stay, rated and placed, with nobody's id in them; the player's own
             # ratings go (the others' ratings are theirs and stay as they are).
             c.execute(gp.update().where(gp.c.rater == player_id).values(rater=None))
+            _delete_chat_of(c, player_id)
             c.execute(ratings_table.delete().where(ratings_table.c.rater == player_id))
             c.execute(
                 rating_history_table.delete().where(rating_history_table.c.rater == player_id)
@@ -1667,6 +1675,7 @@ def _stored_table(c: Connection, row: Any) -> StoredTable:
 
 
 def _chat_json(row: Any) -> dict[str, Any]:
+    """A stored message as readers get it (the speaker's player id stays on the server)."""
     return {
         "game": row.game or None,
         "seq": row.seq,
@@ -1677,6 +1686,7 @@ def _chat_json(row: Any) -> dict[str, Any]:
         "text": row.text,
         "phrase": row.phrase,
         "at": row.at,
+        "who": row.who,
     }
 
 
@@ -1690,7 +1700,14 @@ def _stored_chat(c: Connection, code: str) -> tuple[bool, list[dict[str, Any]]]:
         .order_by(chat_table.c.at.desc(), chat_table.c.seq.desc())
         .limit(CHAT_RECENT)
     ).all()
-    return bool(off), [_chat_json(row) for row in reversed(rows)]
+    # With the speaker's player id: the table's memory of them goes if they delete the account.
+    return bool(off), [_chat_json(row) | {"player": row.player} for row in reversed(rows)]
+
+
+def _delete_chat_of(c: Connection, player_id: str) -> None:
+    """A player deleted their account: their chat messages go, words and name (what they
+    wrote is theirs; the conversation keeps its numbering, with their lines missing)."""
+    c.execute(chat_table.delete().where(chat_table.c.player == player_id))
 
 
 def _release_seats(c: Connection, player_id: str) -> None:

@@ -1077,6 +1077,8 @@ class Table:
         players = [
             {"seat": s.seat, "name": s.name, "kind": str(s.kind), "level": s.level}
             | ({"player_id": s.player_id} if s.player_id else {})
+            # The seat token it is played with: its holder may read the game's chat later.
+            | ({"token_hash": s.token_hash} if s.token_hash else {})
             for s in filled
         ]
         number = self.game_number + 1
@@ -1882,6 +1884,7 @@ class Hall:
             for seat in table.seats:
                 if seat.player_id == player_id:
                     seat.player_id = seat.token_hash = None
+            table.chat.forget(player_id)
         if everywhere and self.cluster is not None:
             self.cluster.post("dudo:all", {"k": "player_deleted", "p": player_id})
 

@@ -3,8 +3,10 @@
 //
 // Everything a person wrote is put on the page with textContent, never as markup: a name or a
 // message holding HTML shows as typed. Quick phrases travel as codes and are worded here in
-// the reader's language (chat.phrase.<code>). Muting is this browser's: the seats (or the
-// spectators) a reader muted are kept in localStorage "dudo.chat.mute.<CODE>".
+// the reader's language (chat.phrase.<code>). Muting is this browser's and mutes the person:
+// each seated speaker's message carries `who`, an identity at the table that stays theirs in
+// any seat; the people (or the spectators) a reader muted are kept in localStorage
+// "dudo.chat.mute.<CODE>" as "who:<who>" (messages stored before `who` existed: "seat:N").
 //
 // table.js calls:
 //   chatRender(ctx)   after each render, ctx = {table, seat, host, inGame, send, token}
@@ -13,11 +15,12 @@
 //
 // DOM: details#chat[data-on] (open: the panel shows; closed by default on phones) > summary
 // (#chat-unread: messages that came while it was closed), #chat-off, #chat-note (spectators:
-// who reads them), ol#chat-log > li[data-seq][data-channel][data-seat] (.chat-name,
+// who reads them), ol#chat-log > li[data-seq][data-channel][data-seat][data-who] (.chat-name,
 // .chat-text; data-phrase for quick phrases), #chat-status (the host switched the chat off or
 // on), #chat-phrases > button[data-phrase],
 // form#chat-form (#chat-text, #chat-send), #chat-error, details#chat-mute > input
-// [data-mute="seat:N" | "spectators"], button#chat-switch (host only).
+// [data-mute="who:W" | "seat:N" | "spectators"] (the people heard so far, by their latest
+// name), button#chat-switch (host only).
 
 import { api } from "/static/api.js";
 import { onLangChange, t, wordError } from "/static/i18n.js";
@@ -37,6 +40,7 @@ const C = {
   muted: new Set(),
   code: null,
   lastText: "",
+  mine: new Set(), // the `who` of this reader's own messages: never muted, never offered
   seen: false, // a table was shown: a change of the switch after it is news
 };
 
@@ -64,13 +68,23 @@ function saveMuted() {
 }
 
 function authorKey(message) {
-  return message.seat == null ? "spectators" : `seat:${message.seat}`;
+  if (message.seat == null) return "spectators";
+  return message.who ? `who:${message.who}` : `seat:${message.seat}`;
+}
+
+function isMine(message) {
+  if (message.who && C.mine.has(message.who)) return true;
+  return C.ctx != null && message.seat != null && message.seat === C.ctx.seat && message.channel === "players";
 }
 
 function isMuted(message) {
-  // Nobody mutes themselves.
-  if (C.ctx && message.seat != null && message.seat === C.ctx.seat) return false;
+  if (isMine(message)) return false; // nobody mutes themselves
   return C.muted.has(authorKey(message));
+}
+
+/** Remember this reader's own `who` (from a message said from their seat now). */
+function noteMine(message) {
+  if (message.who && C.ctx && message.seat != null && message.seat === C.ctx.seat) C.mine.add(message.who);
 }
 
 // ---------------------------------------------------------------------------- building
@@ -204,7 +218,12 @@ function authorName(message) {
 function messageItem(message) {
   const li = el("li", {
     class: `chat-line seat-color-${message.seat == null ? "none" : message.seat % 8}`,
-    dataset: { seq: String(message.seq), channel: message.channel, seat: message.seat == null ? "" : String(message.seat) },
+    dataset: {
+      seq: String(message.seq),
+      channel: message.channel,
+      seat: message.seat == null ? "" : String(message.seat),
+      who: message.who || "",
+    },
   });
   if (message.phrase) li.dataset.phrase = message.phrase;
   const name = el("span", { class: "chat-name" });
@@ -243,6 +262,7 @@ function renderUnread() {
 }
 
 function add(message) {
+  noteMine(message);
   C.messages.push(message);
   if (C.messages.length > KEEP) C.messages.splice(0, C.messages.length - KEEP);
   if (isMuted(message)) return;
@@ -252,8 +272,8 @@ function add(message) {
   while (log.childElementCount > KEEP) log.firstElementChild.remove();
   $("chat-empty").hidden = true;
   scrollLog();
-  const mine = message.seat != null && message.seat === C.ctx?.seat && message.channel === "players";
-  if (!C.panel.open && !mine) {
+  renderControls(); // a new speaker may be muted from now on
+  if (!C.panel.open && !isMine(message)) {
     C.unread += 1;
     renderUnread();
   }
@@ -304,9 +324,14 @@ function renderControls() {
 
 function renderMuteList() {
   const list = $("chat-mute-list");
-  const seats = (C.ctx.table?.seats || []).filter((s) => s.kind === "human" && s.seat !== C.ctx.seat);
+  // The people heard so far, each once under their latest name, whatever seat they spoke from.
+  const people = new Map();
+  for (const message of C.messages) {
+    if (message.seat == null || isMine(message)) continue;
+    people.set(authorKey(message), authorName(message));
+  }
   const choices = [
-    ...seats.map((s) => ({ key: `seat:${s.seat}`, label: s.name || `#${s.seat + 1}` })),
+    ...[...people].map(([key, label]) => ({ key, label })),
     { key: "spectators", label: t("chat.mute_spectators") },
   ];
   const signature = JSON.stringify(choices);
@@ -373,6 +398,7 @@ export function chatRender(ctx) {
 export function chatFrame(frame) {
   if (frame.type === "chat_history") {
     C.messages = Array.isArray(frame.messages) ? frame.messages.slice(-KEEP) : [];
+    C.messages.forEach(noteMine);
     if (typeof frame.on === "boolean") C.on = frame.on;
     renderLog();
     renderControls();

@@ -1,6 +1,7 @@
 // replay.js — step-by-step replay of a finished game (GET /games/<id>), every die shown.
 // Data: GET /api/games/<id>/replay → {record, start: {events, state}, steps: [{player,
-// action, events, state}], chat: [message]}; `state` is the spectator view plus `hands` (every player's dice).
+// action, events, state}], chat_hidden, chat: [message]}; `state` is the spectator view plus `hands` (every player's dice);
+// the chat comes only to those who played the game (the player key api.js sends), else chat_hidden.
 //
 // Test hooks:
 //   main#replay-main  data-state (loading | ready | missing), data-step (0 = the start),
@@ -161,7 +162,7 @@ function render() {
       ),
     );
   }
-  renderReplayChat(data.chat, step, last);
+  renderReplayChat(data.chat, step, last, data.chat_hidden === true);
   if (location.hash !== `#step=${step}`) history.replaceState(null, "", `#step=${step}`);
 }
 

@@ -2,10 +2,14 @@
 // step shown (a message said after k actions appears from step k on; those said once the game
 // was over, at the last step), both channels, every text put on the page as text.
 //
-// replay.js calls renderReplayChat(messages, step, steps) after each render.
+// The server sends a game's chat only to those who sat in it (PROTOCOL.md, "Chat"); anyone else
+// gets chat_hidden and reads a note saying so.
 //
-// DOM: section#replay-chat > ol#replay-chat-log > li[data-seq][data-channel][data-turn]
-// (.chat-name, .chat-text, .chat-tag "after the game"), #replay-chat-empty.
+// replay.js calls renderReplayChat(messages, step, steps, hidden) after each render.
+//
+// DOM: section#replay-chat[data-hidden] > ol#replay-chat-log > li[data-seq][data-channel]
+// [data-turn] (.chat-name, .chat-text, .chat-tag "after the game"), #replay-chat-empty,
+// #replay-chat-hidden (the chat is not shown to this reader).
 
 import { t } from "/static/i18n.js";
 import { el } from "/static/ui.js";
@@ -19,6 +23,7 @@ function section() {
     el("h2", { id: "replay-chat-heading" }),
     el("ol", { id: "replay-chat-log", class: "chat-log" }),
     el("p", { id: "replay-chat-empty", class: "muted small" }),
+    el("p", { id: "replay-chat-hidden", class: "muted small", hidden: true }),
   );
   document.getElementById("replay-main").append(box);
   return box;
@@ -38,11 +43,20 @@ function line(message, steps) {
   return li;
 }
 
-export function renderReplayChat(messages, step, steps) {
+export function renderReplayChat(messages, step, steps, hidden = false) {
   const list = Array.isArray(messages) ? messages : [];
-  if (!list.length) return; // a game nobody talked in: no panel
+  if (!list.length && !hidden) return; // a game nobody talked in: no panel
   const box = section();
   box.querySelector("h2").textContent = t("replay.chat");
+  box.dataset.hidden = String(hidden);
+  const note = document.getElementById("replay-chat-hidden");
+  note.textContent = t("replay.chat_hidden");
+  note.hidden = !hidden;
+  if (hidden) {
+    document.getElementById("replay-chat-log").replaceChildren();
+    document.getElementById("replay-chat-empty").hidden = true;
+    return;
+  }
   const shown = list.filter((m) => m.turn <= step);
   const log = document.getElementById("replay-chat-log");
   log.replaceChildren(...shown.map((m) => line(m, steps)));

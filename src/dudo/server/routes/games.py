@@ -1,4 +1,7 @@
-"""Past games: the list of finished games, their records and their step-by-step replays."""
+"""Past games: the list of finished games, their records and their step-by-step replays.
+
+A replay holds the game's chat only for a person who sat in the game (:mod:`dudo.server.chatstore`):
+anyone else gets the same replay with ``chat_hidden`` true and no message."""
 
 from __future__ import annotations
 
@@ -11,8 +14,11 @@ from typing import Annotated, Any, NamedTuple, TypeVar
 from fastapi import APIRouter, Depends, Header, Request, Response
 
 from dudo.records import replay_steps
-from dudo.server.deps import HallDep
+from dudo.server import players as P
+from dudo.server.chatstore import sat_in_game
+from dudo.server.deps import AuthorizationHeader, HallDep, bearer
 from dudo.server.errors import ErrorCode, Refused
+from dudo.server.storage import token_hash
 from dudo.server.tables import Hall
 from dudo.server.wire import dumps, event_json, view_json
 
@@ -135,29 +141,52 @@ def accepts_gzip(accept_encoding: str | None) -> bool:
     return False
 
 
+#: How every cached replay ends: its chat hidden (see replay_json).
+HIDDEN_CHAT = b'"chat_hidden":true,"chat":[]}'
+
+
+async def reads_chat(hall: Hall, game_id: int, authorization: str | None) -> bool:
+    """Whether the request comes from someone who sat in the game: by ``Authorization:
+    Player <key>`` or ``Bearer <seat token>``. A key or token that is nobody's is no error:
+    that request gets the replay without its chat, like anyone's."""
+    key, token = P.player_key(authorization), bearer(authorization)
+    player_id = None
+    if key is not None:
+        player = await hall.answer(hall.store.player_by_key, P.key_hash(key))
+        player_id = None if player is None else player.id
+    if player_id is None and token is None:
+        return False
+    found = None if token is None else token_hash(token)
+    return await hall.answer(sat_in_game, hall.store, game_id, player_id, found)
+
+
 @router.get("/api/games/{game_id}/replay")
 async def game_replay(
     game_id: int,
     hall: HallDep,
     replays: Annotated[Replays, Depends(get_replays)],
     accept_encoding: Annotated[str | None, Header()] = None,
+    authorization: AuthorizationHeader = None,
 ) -> Response:
     replay = await replays.replay(hall, game_id)
-    # The chat is read afresh (people talk on after a game) and joined to the cached replay
-    # in place of its last field, an empty "chat".
-    chat = await hall.answer(hall.store.game_chat, game_id)
-    if chat and replay.json.endswith(b'"chat":[]}'):
-        # '"chat":[]}' becomes '"chat":[…]}'.
-        body = replay.json[: -len(b'"chat":[]}')] + dumps({"chat": chat}).encode()[1:]
+    if await reads_chat(hall, game_id, authorization) and replay.json.endswith(HIDDEN_CHAT):
+        # The chat is read afresh (people talk on after a game) and joined to the cached
+        # replay in place of its last fields: '"chat_hidden":true,"chat":[]}' becomes
+        # '"chat_hidden":false,"chat":[…]}'.
+        chat = await hall.answer(hall.store.game_chat, game_id)
+        shown = dumps({"chat_hidden": False, "chat": chat}).encode()[1:]
+        body = replay.json[: -len(HIDDEN_CHAT)] + shown
+        headers = {"Vary": "Accept-Encoding, Authorization", "Cache-Control": "private"}
         if accepts_gzip(accept_encoding):
             zipped = await asyncio.to_thread(gzip.compress, body, 6)
-            headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
+            headers["Content-Encoding"] = "gzip"
             return Response(zipped, media_type="application/json", headers=headers)
-        return Response(body, media_type="application/json", headers={"Vary": "Accept-Encoding"})
+        return Response(body, media_type="application/json", headers=headers)
+    vary = {"Vary": "Accept-Encoding, Authorization"}
     if accepts_gzip(accept_encoding):
-        headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
+        headers = {"Content-Encoding": "gzip", **vary}
         return Response(replay.gzipped, media_type="application/json", headers=headers)
-    return Response(replay.json, media_type="application/json", headers={"Vary": "Accept-Encoding"})
+    return Response(replay.json, media_type="application/json", headers=vary)
 
 
 def replay_json(data: dict[str, Any]) -> dict[str, Any]:
@@ -189,5 +218,6 @@ def replay_json(data: dict[str, Any]) -> dict[str, Any]:
                 "state": state(),
             }
         )
-    # Last, and empty here: the route puts the game's chat in its place (see game_replay).
-    return {"record": data, "start": start, "steps": out_steps, "chat": []}
+    # Last, hidden and empty here: the route shows the game's chat to its players in their
+    # place (see game_replay).
+    return {"record": data, "start": start, "steps": out_steps, "chat_hidden": True, "chat": []}

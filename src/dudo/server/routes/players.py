@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from dudo.server import players as P
+from dudo.server.chatstore import player_chat
 from dudo.server.deps import AuthorizationHeader, HallDep, client_address
 from dudo.server.errors import ErrorCode as E
 from dudo.server.errors import Refused
@@ -230,12 +231,14 @@ async def export(me: MeDep, hall: HallDep) -> dict[str, Any]:
     """Everything the server keeps about the player, as JSON."""
     games = await hall.answer(hall.store.player_games, me.id)
     rated = await hall.answer(hall.store.rater_ratings, me.id)
+    chat = await hall.answer(player_chat, hall.store, me.id)
     return {
         "format": "dudo-player-export",
         "exported": time.time(),
         "profile": P.profile(me.player),
         "games": games,
         "ratings": [{"family": family, **rating} for family, rating in sorted(rated.items())],
+        "chat": chat,  # every message the player wrote: table, game, when, what
     }
 
 
