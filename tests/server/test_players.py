@@ -555,8 +555,8 @@ def test_a_friend_who_joins_by_link_is_named_as_they_typed_at_once(
 ) -> None:
     """A friend opens the table's link with a made-up player name and sits down as "Bea": the
     player is renamed to Bea on the spot, so the top bar says Bea and the host sees Bea in the
-    friend's profile, with no reload. A second friend who types a name another player holds
-    sits under it, keeps the made-up player name and is told why."""
+    friend's profile, with no reload. A second friend who types a name another player holds is
+    refused the seat, told why, and keeps the made-up player name."""
     server = live_server()
     new_player(server, "Cleo")  # a player who holds the name "Cleo"
     with api(server) as http:
@@ -592,9 +592,9 @@ def test_a_friend_who_joins_by_link_is_named_as_they_typed_at_once(
     other.fill("#join-name", "Cleo")
     other.click("#join-button")
     expect(other.locator("#toast")).to_contain_text("Cleo")
-    kept = words("en")["player.name_kept"].split("{")[0]
-    expect(other.locator("#toast")).to_contain_text(kept)
-    expect(other.locator('#seat-list li[data-seat="2"] .seat-name')).to_have_text("Cleo")
+    owned = words("en")["error.name_owned"].split("{")[0]
+    expect(other.locator("#toast")).to_contain_text(owned)
+    expect(other.locator("#join-button")).to_be_visible()  # not seated
     expect(other.locator("#you-button-name")).to_have_text(made_up)
     assert errors == [], errors
     assert all("409" in e for e in refusals), refusals
