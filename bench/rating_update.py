@@ -75,7 +75,7 @@ class Case:
             ]
             store.create_table(code, "dudo", {}, {"seats": players}, stored, public=True)
             game_id = store.start_game(code, 1, seed, {}, seats, rated="dudo" if rated else None)
-            places = tuple(Place(p, order.index(p) + 1) for p in range(players))
+            places = tuple(Place(p, order.index(p) + 1, acted=True) for p in range(players))
             scores = tuple((s, int(order[0] == s), 1) for s in range(players))
             self.args.append((code, game_id, order[0], game.round_number, record, scores, places))
 

@@ -8,19 +8,24 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, expect
 
 from dudo.records import replay
+from dudo.server.rated import RATED_FILL_LEVEL
 
 from .conftest import (
+    FRAME_SECONDS,
     Json,
     LiveServer,
     Player,
     ServerFactory,
     api,
+    bearer,
+    choose,
     get_table,
     host_post,
     play_turns,
@@ -171,17 +176,28 @@ def test_a_rated_game_rates_its_players_and_bots_once(
     context.close()
 
 
+def play_until_bo_acts(a: Player, b: Player, rng: random.Random) -> None:
+    """Play Ana's turns until Bo has made one move himself."""
+    view = play_turns([a, b], rng, stop=lambda _view: bool(b.view and b.view["legal"]))
+    assert view["winner"] is None and b.view is not None
+    b.act(choose(b.view, rng))
+    b.wait_turn(view["turn"] + 1)
+
+
 def test_leaving_a_rated_game_finishes_last(live_server: ServerFactory) -> None:
-    """Bo goes away with dice left: after the grace period a bot plays for him, and however
-    well it does, Bo finishes below everyone who played on."""
+    """Bo makes a move, then goes away with dice left: after the grace period a bot plays for
+    him, and however well it does, Bo finishes below everyone who played on."""
     server = live_server()
     ana, bo = new_player(server, "Ana"), new_player(server, "Bo")
     created = rated_table(server, ana["key"], seats=3, bots=["easy"], grace_seconds=0)
     code = created["code"]
-    join_as(server, code, "Bo", bo["key"])
-    with Player(server, code, created["token"], name="Ana") as a:  # Bo never comes
-        host_post(server, code, "start", created["token"])
-        final = play_turns([a], random.Random(11))
+    joined = join_as(server, code, "Bo", bo["key"])
+    rng = random.Random(11)
+    with Player(server, code, created["token"], name="Ana") as a:
+        with Player(server, code, joined["token"], name="Bo") as b:
+            host_post(server, code, "start", created["token"])
+            play_until_bo_acts(a, b, rng)
+        final = play_turns([a], rng)
     assert final["winner"] is not None
     table = get_table(server, code)
     with api(server) as http:
@@ -192,6 +208,127 @@ def test_leaving_a_rated_game_finishes_last(live_server: ServerFactory) -> None:
     (game,) = bos["games"]
     assert (game["place"], game["left_early"]) == (3, True)
     assert bos["ratings"][0]["history"][0]["place"] == 3
+
+
+def test_the_host_cannot_kick_a_player_out_of_a_rated_game(
+    live_server: ServerFactory, browser: Browser
+) -> None:
+    """The host removing Bo mid-game would hand his seat to a stand-in and place him last: at
+    a rated table it is refused once the game has started (and the host's page offers no
+    kick), so Bo plays on and is placed where the board puts him. Before the game the host
+    may still free a seat."""
+    server = live_server()
+    ana, bo, cy = (new_player(server, name) for name in ("Ana", "Bo", "Cy"))
+    created = rated_table(server, ana["key"], seats=3, bots=["easy"])
+    code, host = created["code"], created["token"]
+    cy_seat = join_as(server, code, "Cy", cy["key"])["seat"]
+    with api(server) as http:
+        freed = http.delete(f"/api/tables/{code}/seats/{cy_seat}", headers=bearer(host))
+    assert freed.status_code == 200 and freed.json()["seats"][cy_seat]["kind"] == "open"
+    joined = join_as(server, code, "Bo", bo["key"])
+    seat = joined["seat"]
+    with (
+        Player(server, code, host, name="Ana") as a,
+        Player(server, code, joined["token"], name="Bo") as b,
+    ):
+        host_post(server, code, "start", host)
+        page = browser.new_page()
+        page.add_init_script(f"localStorage.setItem('dudo.seat.{code}', {json.dumps(host)});")
+        page.goto(f"{server.url}/t/{code}")
+        expect(page.locator("main#table-main")).to_have_attribute("data-status", "playing")
+        expect(page.locator("#seat-list li[data-kind=human]")).to_have_count(2)
+        expect(page.locator("button.remove-seat")).to_have_count(0)
+        page.close()
+        with api(server) as http:
+            kick = http.delete(f"/api/tables/{code}/seats/{seat}", headers=bearer(host))
+        refused(kick, 409, "rated_no_kick")
+        after = get_table(server, code)["seats"][seat]
+        assert (after["kind"], after["autoplay"]) == ("human", False), "nothing changed"
+        final = play_turns([a, b], random.Random(3))
+    assert final["winner"] is not None
+    table = get_table(server, code)
+    with api(server) as http:
+        record = http.get(f"/api/games/{table['game']}/record").json()
+        bos = http.get(f"/api/players/{bo['id']}/ratings").json()["ratings"]
+    assert "left_early" not in record["meta"] and "stood_in" not in record["meta"]
+    order = replay(record).finishing_order()
+    bo_player = next(i for i, p in enumerate(record["players"]) if p["name"] == "Bo")
+    assert bos["dudo"]["history"][0]["place"] == order.index(bo_player) + 1
+
+
+def test_an_account_that_never_plays_is_not_rated_and_rates_nobody(
+    live_server: ServerFactory,
+) -> None:
+    """Ana's second account Bo sits at her rated table and never comes: a stand-in plays his
+    seat, and he made no move himself, so the game counts for neither of them (two people, one
+    of whom never played). With a bot at the table too, Ana and the bot are rated, Bo not."""
+    server = live_server()
+    ana, bo = new_player(server, "Ana"), new_player(server, "Bo")
+    for game, bots in enumerate(([], ["easy"])):
+        created = rated_table(server, ana["key"], seats=2 + len(bots), bots=bots, grace_seconds=0)
+        code = created["code"]
+        join_as(server, code, "Bo", bo["key"])
+        with Player(server, code, created["token"], name="Ana") as a:
+            host_post(server, code, "start", created["token"])
+            final = play_turns([a], random.Random(20 + game))
+        assert final["winner"] is not None
+        table = get_table(server, code)
+        with api(server) as http:
+            record = http.get(f"/api/games/{table['game']}/record").json()
+            board = {r["rater"] for r in http.get("/api/ratings/dudo").json()["ratings"]}
+            bos = http.get("/api/players/me/export", headers=as_player(bo["key"])).json()
+        assert record["meta"]["rated"] == "dudo"
+        assert bos["ratings"] == [], "Bo never played: no rating"
+        (mine,) = [g for g in bos["games"] if g["game"] == table["game"]]
+        assert (mine["place"], mine["left_early"]) == (2 + len(bots), True), "placed, not rated"
+        if not bots:
+            assert table["rating_changes"] is None and board == set(), "nobody rated"
+        else:
+            assert board == {ana["id"], "bot:easy"}
+            rated_seats = {c["seat"] for c in table["rating_changes"]["seats"]}
+            assert rated_seats == {0, 1}, "Ana's and the bot's seats"
+
+
+def test_play_now_fills_a_rated_table_with_the_sites_bots(live_server: ServerFactory) -> None:
+    """A rated table's bots are the site's choice: "Play now" asking for random bots gets
+    medium ones, and random bots (free wins) cannot sit at a rated table at all."""
+    server = live_server()
+    ana = new_player(server, "Ana")
+    with api(server) as http:
+        response = http.post(
+            "/api/lobby/play",
+            json={"name": "Ana", "fill_level": "random", "fill_seconds": 1},
+            headers=as_player(ana["key"]),
+        )
+        assert response.status_code == 201, response.text
+        code = response.json()["code"]
+        card = next(c for c in lobby(server)["tables"] if c["code"] == code)
+        assert (card["rated"], card["fill_level"]) == (True, RATED_FILL_LEVEL)
+        deadline = time.monotonic() + FRAME_SECONDS
+        while (table := get_table(server, code))["status"] != "playing":
+            assert time.monotonic() < deadline, "the countdown did not start the game"
+            time.sleep(0.05)
+        bots = [s["level"] for s in table["seats"] if s["kind"] == "bot"]
+        assert bots and set(bots) == {RATED_FILL_LEVEL}
+        # The host of a rated table cannot seat a random bot either, nor create it with one.
+        created = rated_table(server, ana["key"], seats=3, fill_level="random", fill_seconds=600)
+        assert get_table(server, created["code"])["fill_level"] == RATED_FILL_LEVEL
+        refused(
+            http.post(
+                f"/api/tables/{created['code']}/bots",
+                json={"level": "random"},
+                headers=bearer(created["token"]),
+            ),
+            400,
+            "rated_bot_level",
+        )
+        assert get_table(server, created["code"])["seats"][1]["kind"] == "open"
+        body = {"name": "Ana", "public": True, "rated": True, "bots": ["random"]}
+        refused(
+            http.post("/api/tables", json=body, headers=as_player(ana["key"])),
+            400,
+            "rated_bot_level",
+        )
 
 
 def test_play_now_opens_rated_tables_for_players(live_server: ServerFactory) -> None:

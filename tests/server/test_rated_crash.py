@@ -26,10 +26,10 @@ from .conftest import (
     play_turns,
 )
 from .test_players import as_player, new_player
-from .test_rated import join_as, rated_table
+from .test_rated import join_as, play_until_bo_acts, rated_table
 
 #: The raters of the test's game: two players and one bot of each of two levels.
-BOTS = ["easy", "random"]
+BOTS = ["easy", "medium"]
 
 #: Refuses to store any game's result (the write of ``finished``), so the transaction that
 #: stores a result and its ratings fails as a whole, as a database that went away would.
@@ -249,18 +249,21 @@ def throw_dice_away(player: Player) -> Json:
 def test_a_kill_after_a_stand_in_went_out_still_places_its_person_last(
     live_server: ServerFactory, db_url: str
 ) -> None:
-    """Bo never comes: a bot plays for him from the start, and he finishes last whatever it
-    does. Ana throws her dice away, so Bo's bot does not go out first: killed between the
-    game's last action and its result, the restarted server must still know that Bo left with
-    dice, and not place him where his bot went out."""
+    """Bo makes one move and goes: a bot plays for him from then on, and he finishes last
+    whatever it does. Ana throws her dice away, so Bo's bot does not go out first: killed
+    between the game's last action and its result, the restarted server must still know that
+    Bo left with dice (and made a move himself, so he is rated), and not place him where his
+    bot went out."""
     server = live_server(database_url=db_url)
     ana, bo = new_player(server, "Ana"), new_player(server, "Bo")
     created = rated_table(server, ana["key"], seats=4, bots=["easy", "easy"], grace_seconds=0)
     code = created["code"]
-    join_as(server, code, "Bo", bo["key"])
+    bo_token = join_as(server, code, "Bo", bo["key"])["token"]
     refuse_results(db_url)
     with Player(server, code, created["token"], name="Ana") as a:
-        host_post(server, code, "start", created["token"])
+        with Player(server, code, bo_token, name="Bo") as b:
+            host_post(server, code, "start", created["token"])
+            play_until_bo_acts(a, b, random.Random(8))
         final = throw_dice_away(a)
         retrying(a)
     server.kill()

@@ -85,7 +85,9 @@ def write_known_games(url: str) -> list[int]:
             store.create_table(code, preset, {}, {"seats": len(seats)}, [], public=True)
             players = [seat_json(i, rater) for i, (rater, _, _) in enumerate(seats)]
             game_id = store.start_game(code, 1, number, {}, players, rated=rated)
-            places = tuple(Place(i, place, left) for i, (_, place, left) in enumerate(seats))
+            places = tuple(
+                Place(i, place, left, acted=True) for i, (_, place, left) in enumerate(seats)
+            )
             winner = next(i for i, (_, place, _) in enumerate(seats) if place == 1)
             store.finish_game(code, game_id, winner, 4, {}, places=places)
             ids.append(game_id)

@@ -1,5 +1,6 @@
-"""Ratings in the store: a rated game changes every rater's openskill rating once, in the same
-transaction as its result, and an unrated game changes nothing (SQLite and PostgreSQL)."""
+"""Ratings in the store: a rated game changes the openskill rating of every rater who played
+once, in the same transaction as its result, and an unrated game changes nothing (SQLite and
+PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,10 @@ def test_places_and_standings() -> None:
         "p1": 2,
         "p2": 3,
     }
+    # Only those who made a move themselves count; bots alone count for nobody.
+    game = [("p1", 1, True), ("p2", 2, False), ("bot:easy", 3, False)]
+    assert ratings.counted(game) == [("p1", 1), ("bot:easy", 3)]
+    assert ratings.counted([("p2", 1, False), ("bot:easy", 2, False)]) == []
     assert ratings.rater("bot", "hard", None) == "bot:hard"
     assert ratings.rater("human", None, "p1") == "p1"
     assert ratings.rater("human", None, None) is None
@@ -50,8 +55,8 @@ def test_a_rated_game_updates_ratings_once(db_url: str) -> None:
         assert store.create_player("p1", "Ana", "ana", "hash1")
         store.create_table("RATE01", "perudo", {}, {"seats": 3}, [], public=True)
         game_id = store.start_game("RATE01", 1, 0, {}, PLAYERS, rated="perudo")
-        # The easy bot won, Ana second, the hard bot out first.
-        places = (Place(0, 2), Place(1, 1), Place(2, 3))
+        # The easy bot won, Ana (who made her own moves) second, the hard bot out first.
+        places = (Place(0, 2, acted=True), Place(1, 1), Place(2, 3))
         store.finish_game("RATE01", game_id, 1, 5, {}, places=places)
         first = {r["rater"]: r for r in store.leaderboard("perudo")}
         mu0, _ = ratings.default()
@@ -96,15 +101,17 @@ def test_the_ratings_api(live_server: ServerFactory, tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'ratings.db'}"
     store = Store(url)
     try:
-        store.create_table("RATE03", "cacho", {}, {"seats": 2}, [], public=True)
-        bots = [PLAYERS[2], PLAYERS[1]]
-        game_id = store.start_game("RATE03", 1, 0, {}, bots, rated="cacho")
-        store.finish_game("RATE03", game_id, 0, 4, {}, places=(Place(0, 1), Place(1, 2)))
+        assert store.create_player("p1", "Ana", "ana", "hash1")
+        store.create_table("RATE03", "cacho", {}, {"seats": 3}, [], public=True)
+        players = [PLAYERS[2], PLAYERS[1], PLAYERS[0]]
+        game_id = store.start_game("RATE03", 1, 0, {}, players, rated="cacho")
+        places = (Place(0, 1), Place(1, 2), Place(2, 3, acted=True))
+        store.finish_game("RATE03", game_id, 0, 4, {}, places=places)
     finally:
         store.close()
     server = live_server(database_url=url)
     board = httpx.get(f"{server.url}/api/ratings/cacho").json()
-    assert [r["rater"] for r in board["ratings"]] == ["bot:hard", "bot:easy"]
+    assert [r["rater"] for r in board["ratings"]] == ["bot:hard", "bot:easy", "p1"]
     assert board["ratings"][0]["rating"] > board["ratings"][1]["rating"]
     mine = httpx.get(f"{server.url}/api/players/bot:easy/ratings").json()["ratings"]
     assert mine["cacho"]["games"] == 1 and mine["cacho"]["history"][0]["game"] == game_id

@@ -46,6 +46,7 @@ class ErrorCode(StrEnum):
     RATED_NO_HINTS = "rated_no_hints"
     RATED_HOUSE_RULES = "rated_house_rules"  # preset
     RATED_NEEDS_PLAYER = "rated_needs_player"
+    RATED_BOT_LEVEL = "rated_bot_level"  # level
     # The table.
     NO_TABLE = "no_table"  # table (its code)
     NO_FREE_CODE = "no_free_code"
@@ -59,6 +60,7 @@ class ErrorCode(StrEnum):
     HOST_SEAT = "host_seat"
     SEAT_OPEN = "seat_open"  # seat (numbered from 1)
     BOT_PLAYS_ON = "bot_plays_on"
+    RATED_NO_KICK = "rated_no_kick"
     ALREADY_PLAYING = "already_playing"
     REMATCH_AFTER_GAME = "rematch_after_game"
     RECORD_SAVING = "record_saving"

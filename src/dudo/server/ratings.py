@@ -48,6 +48,17 @@ def places(order: Sequence[int], left_early: Collection[int]) -> dict[int, int]:
     return {p: (stayed.index(p) + 1 if p not in left_early else last) for p in order}
 
 
+def counted(finished: Sequence[tuple[str, int, bool]]) -> list[tuple[str, int]]:
+    """The (rater, place) pairs a rated game's update counts, from (rater, place, acted): every
+    bot, and each person who made at least one move of the game themselves. A seat only its
+    stand-in or the turn timer played is left out, so an account that never plays can neither
+    lose rating nor hand a win to anyone; a game no person played in counts for nobody."""
+    kept = [(who, place) for who, place, acted in finished if acted or who.startswith(BOT_PREFIX)]
+    if all(who.startswith(BOT_PREFIX) for who, _ in kept):
+        return []
+    return kept
+
+
 def standings(finished: Sequence[tuple[str, int]]) -> dict[str, float]:
     """Each rater's rank from (rater, place) pairs. Several bots of one level in a game are one
     rater: they rank at their mean place, so a level is neither helped nor hurt by its count."""

@@ -214,6 +214,8 @@ game_players_table = sa.Table(
     sa.Column("rater", sa.String(40), nullable=True),  # a player id, "bot:<level>" or NULL
     sa.Column("place", sa.Integer, nullable=True),  # 1: the winner; NULL until the end
     sa.Column("left_early", sa.Boolean, nullable=False, server_default=sa.false()),
+    # The person made a move of the game themselves (a bot's row: never set, not needed).
+    sa.Column("acted", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 #: The statuses of a table that needs an owner: in its lobby, or in play.
@@ -368,6 +370,8 @@ class Place:
     player: int
     place: int
     left_early: bool = False
+    #: The person made at least one move of the game themselves (only they are rated).
+    acted: bool = False
 
 
 @dataclass
@@ -392,6 +396,8 @@ class StoredGame:
     fair: FairSeed | None = None
     #: The players who left the game while they still had dice.
     left_early: frozenset[int] = frozenset()
+    #: The players whose person made a move of the game themselves (kept in rated games).
+    acted: frozenset[int] = frozenset()
     #: A finished rated game: each rated player's displayed rating before and after it.
     rating_changes: dict[int, tuple[float, float]] = field(default_factory=dict)
 
@@ -646,6 +652,7 @@ class Store:
                             ),
                             "place": None,
                             "left_early": False,
+                            "acted": False,
                         }
                         for number, p in enumerate(players)
                     ],
@@ -834,6 +841,18 @@ class Store:
             return None if row is None else (int(row.player), str(row.action))
         return None
 
+    def mark_acted(self, game_id: int, player: int) -> None:
+        """The person of ``player`` made a move of game ``game_id`` themselves."""
+        with self.engine.begin() as c:
+            c.execute(
+                game_players_table.update()
+                .where(
+                    game_players_table.c.game_id == game_id,
+                    game_players_table.c.player == player,
+                )
+                .values(acted=True)
+            )
+
     def finish_game(
         self,
         code: str,
@@ -853,13 +872,15 @@ class Store:
         with self.engine.begin() as c:
             self._fenced(c, code)
             for place in places:
+                # Who acted is never unset: a restart forgets it in memory, not in the store.
+                acted = {"acted": True} if place.acted else {}
                 c.execute(
                     game_players_table.update()
                     .where(
                         game_players_table.c.game_id == game_id,
                         game_players_table.c.player == place.player,
                     )
-                    .values(place=place.place, left_early=place.left_early)
+                    .values(place=place.place, left_early=place.left_early, **acted)
                 )
             family = c.execute(
                 sa.select(games_table.c.rated).where(games_table.c.id == game_id)
@@ -1526,14 +1547,15 @@ def _rate_game(c: Connection, game_id: int, family: str) -> None:
     ).first()
     if done is not None:
         return
+    gp = game_players_table
     finished = c.execute(
-        sa.select(game_players_table.c.rater, game_players_table.c.place).where(
-            game_players_table.c.game_id == game_id,
-            game_players_table.c.rater.is_not(None),
-            game_players_table.c.place.is_not(None),
+        sa.select(gp.c.rater, gp.c.place, gp.c.acted).where(
+            gp.c.game_id == game_id, gp.c.rater.is_not(None), gp.c.place.is_not(None)
         )
     ).all()
-    standings = ratings.standings([(r.rater, r.place) for r in finished])
+    standings = ratings.standings(
+        ratings.counted([(r.rater, r.place, bool(r.acted)) for r in finished])
+    )
     if len(standings) < 2:
         return
     rows = c.execute(
@@ -1785,6 +1807,12 @@ def _load_game(c: Connection, game_id: int) -> StoredGame | None:
             .order_by(actions_table.c.seq)
         ).all()
     ]
+    gp = game_players_table
+    marks = c.execute(
+        sa.select(gp.c.player, gp.c.left_early, gp.c.acted).where(
+            gp.c.game_id == game_id, sa.or_(gp.c.left_early, gp.c.acted)
+        )
+    ).all()
     return StoredGame(
         row.id,
         row.number,
@@ -1794,15 +1822,8 @@ def _load_game(c: Connection, game_id: int) -> StoredGame | None:
         actions,
         row.finished is not None,
         _game_fair(c, game_id),
-        frozenset(
-            int(p)
-            for p in c.execute(
-                sa.select(game_players_table.c.player).where(
-                    game_players_table.c.game_id == game_id,
-                    game_players_table.c.left_early == sa.true(),
-                )
-            ).scalars()
-        ),
+        frozenset(int(m.player) for m in marks if m.left_early),
+        frozenset(int(m.player) for m in marks if m.acted),
         _rating_changes(c, game_id) if row.finished is not None and row.rated else {},
     )
 

@@ -45,6 +45,7 @@ from dudo.server.limits import Limits
 from dudo.server.logs import table_context
 from dudo.server.metrics import Metrics
 from dudo.server.names import name_key, name_owned, name_owner
+from dudo.server.rated import RATED_FILL_LEVEL, check_rated_bots, rated_kick
 from dudo.server.storage import (
     KEEP_HOST,
     LIVE_STATUSES,
@@ -416,6 +417,9 @@ class Table:
         #: Engine players whose seat a bot took while they still had dice, and who have not
         #: taken it back: they left the game, and finish below everyone who played on.
         self.left_early: set[int] = set()
+        #: Engine players whose person made at least one move of this game themselves (not a
+        #: stand-in's, not the turn timer's): only they are rated (README.md, "Ratings").
+        self.acted: set[int] = set()
         #: The last game's rating changes, once stored: (before, after) by engine player.
         self.rating_changes: dict[int, tuple[float, float]] = {}
         #: Every live connection, and those of each seat: presence is these, nothing else.
@@ -709,6 +713,8 @@ class Table:
 
     async def add_bot(self, level: object) -> None:
         checked = check_level(level)
+        if self.settings.rated:
+            check_rated_bots([checked])
         async with self.lock:
             self._refuse_if_broken()
             if self.status is TableStatus.PLAYING:
@@ -768,6 +774,8 @@ class Table:
                 raise TableError(
                     409, "a bot in the game plays on until the game ends", E.BOT_PLAYS_ON
                 )
+            if in_game and self.settings.rated:
+                raise rated_kick()  # a kick would place the person last: theirs to choose
             # A kicked player's seat in a game is played by a bot until the game ends.
             stored = seat.as_stand_in() if in_game else seat.as_open()
             left = self._left(self.players.index(index), True) if in_game else None
@@ -1099,6 +1107,7 @@ class Table:
         self.humans = {p for p, s in enumerate(filled) if s.kind is SeatKind.HUMAN}
         self.stood_in = set()
         self.left_early = set()
+        self.acted = set()
         self.rating_changes = {}
         for s in self.seats:
             s.autoplay = s.ready = False
@@ -1267,6 +1276,8 @@ class Table:
             ActionWrite(self.code, self.game_id, seq, player, str(action))
         )
         by = str(why) if why is not None else "person" if player in self.humans else "bot"
+        if by == "person" and player not in self.acted:
+            self._acted(player)  # before the push: this move may end the game
         self.hall.metrics.count_action(by)
         first_new = len(game.events)
         game.push(action)
@@ -1278,6 +1289,17 @@ class Table:
         self.schedule()  # first, so the update carries the new mover's deadline
         auto = None if why is None else {"player": player, "why": str(why), "action": str(action)}
         self.broadcast(auto)
+
+    def _acted(self, player: int) -> None:
+        """The person of ``player`` made their first move of this game themselves. A rated
+        game keeps that at once (the result keeps it again), so a restart still rates them."""
+        self.acted.add(player)
+        if self.settings.rated and self.game_id is not None:
+            self.hall.spawn(self._keep_acted(self.game_id, player))
+
+    async def _keep_acted(self, game_id: int, player: int) -> None:
+        with contextlib.suppress(StoreUnavailable):  # logged; the result stores it again
+            await self.hall.db.run(self.hall.store.mark_acted, game_id, player)
 
     async def _finish(self) -> None:
         """The game is over (its last action is stored): end it here and store its record, so
@@ -1300,7 +1322,9 @@ class Table:
         if isinstance(self.seed, FairSeed):  # revealed: anyone can now check every die
             meta["fair"] = self.seed.to_json(reveal=True)
         placed = ratings.places(game.finishing_order(), self.left_early)
-        places = tuple(Place(p, placed[p], p in self.left_early) for p in sorted(placed))
+        places = tuple(
+            Place(p, placed[p], p in self.left_early, p in self.acted) for p in sorted(placed)
+        )
         if self.left_early:
             meta["left_early"] = sorted(self.left_early)
         if self.settings.rated:
@@ -1738,6 +1762,8 @@ class Table:
             str(s.get("fill_level", STAND_IN_LEVEL)),
             bool(s.get("rated", False)),
         )
+        if settings.rated:  # the site's fill, also at a rated table stored before it was
+            settings.fill_level = RATED_FILL_LEVEL
         seats = [Seat(x.seat) for x in stored.seats]
         for seat, x in zip(seats, stored.seats, strict=True):
             seat.take(x)
@@ -1774,6 +1800,7 @@ class Table:
         table.left_early = set(game.left_early) | {
             p for p in table.stood_in if table.game.counts[p] > 0
         }
+        table.acted = set(game.acted)
         table.status = TableStatus.OVER if game.finished else TableStatus.PLAYING
         table.rating_changes = dict(game.rating_changes)
         assert table.game is not None
@@ -2068,6 +2095,8 @@ class Hall:
             )
         if settings.rated:
             check_rated(preset, rules, settings, public, player)
+            check_rated_bots(levels)
+            settings = replace(settings, fill_level=RATED_FILL_LEVEL)
         await self.check_name(display, player)
         code = await self.new_code()
         if self.cluster is not None and not await self.cluster.lease(code):

@@ -521,8 +521,10 @@ function seatItem(seat) {
   if (badges.childElementCount) item.append(badges);
   const playing = status() === "playing";
   const inThisGame = seat.player != null;
-  const removable =
-    S.host && !seat.host && status() !== "broken" && !(playing && inThisGame && seat.kind === "bot");
+  // A bot plays on to the end, and nobody is removed from a rated game once it started (the
+  // server refuses: it would place them last).
+  const staysInGame = playing && inThisGame && (seat.kind === "bot" || S.table?.rated);
+  const removable = S.host && !seat.host && status() !== "broken" && !staysInGame;
   if (removable) {
     const label = seat.kind === "bot" ? t("lobby.remove_bot") : t("lobby.kick");
     item.append(

@@ -4,8 +4,8 @@ the account) and the opaque identity a reader mutes (the person, not the seat).
 Messages said in a game before this version get their player from the game's seats; lobby
 messages of that time stay without one (who sat at a seat then is not known).
 
-Revision ID: 0014
-Revises: 0012
+Revision ID: 0012
+Revises: 0011
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import json
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0014"
-down_revision = "0012"
+revision = "0012"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 

@@ -8,7 +8,7 @@ made first (then the smaller id) keeps the name, and each other is renamed ``<na
 The old key (NFKC, case-folded) is what the new one is computed from, so two names the new key
 tells apart were apart before too: the downgrade never collides.
 
-Revision ID: 0012
+Revision ID: 0011
 Revises: 0010
 """
 
@@ -23,7 +23,7 @@ from alembic import op
 from dudo.server.names import name_key
 from dudo.server.tables import MAX_NAME
 
-revision = "0012"
+revision = "0011"
 down_revision = "0010"
 branch_labels = None
 depends_on = None
