@@ -45,7 +45,9 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from dudo.server.errors import ErrorCode
+from dudo.server.errors import ErrorCode, Refused
+from dudo.server.retry import refuse_request, refuse_socket, unavailable
+from dudo.server.storage import StoreUnavailable
 
 if TYPE_CHECKING:
     from dudo.server.tables import Hall
@@ -353,6 +355,8 @@ class Cluster:
                 await self._beat_once()
             except (RedisError, OSError) as exc:
                 log.warning("cluster: Redis did not answer: %s", exc)
+            except StoreUnavailable as exc:  # an outage: one line (the store logged why)
+                log.warning("cluster: the database did not answer: %s", exc)
             except Exception:
                 log.exception("cluster: a beat failed")
             wait = max(0.0, self.beat_seconds - (time.monotonic() - started))
@@ -446,6 +450,8 @@ class Cluster:
         for code in orphans[:share]:
             try:
                 await self.take(code)
+            except (StoreUnavailable, RedisError, OSError) as exc:
+                log.warning("cluster: taking table %s over failed: %s", code, exc)
             except Exception:
                 log.exception("cluster: taking table %s over failed", code)
 
@@ -693,18 +699,6 @@ class Cluster:
             self.replies.pop(request_id, None)
             waiting.cancel()
 
-    async def carry_request(
-        self, owner: str, code: str, scope: Scope, body: bytes, send: Send
-    ) -> bool:
-        """Send an HTTP request to the table's owner and its answer back to the client.
-        False: the owner went away first, and nothing was sent to the client."""
-        reply = await self.relay_request(owner, code, scope, body)
-        if reply is None:
-            return False
-        await send(_message_in(reply["start"]))
-        await send({"type": "http.response.body", "body": base64.b64decode(reply["b"])})
-        return True
-
     async def request(
         self,
         owner: str,
@@ -735,25 +729,6 @@ class Cluster:
             return 503, {"code": ErrorCode.TABLE_MOVING}
         data = base64.b64decode(reply["b"])
         return int(reply["start"]["status"]), orjson.loads(data) if data else {}
-
-
-async def _moving(send: Send) -> None:
-    body = orjson.dumps(
-        {
-            "detail": "the server process holding this table did not answer in time: "
-            "try again in a moment",
-            "code": ErrorCode.TABLE_MOVING,
-            "params": {},
-        }
-    )
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 503,
-            "headers": [(b"content-type", b"application/json"), (b"retry-after", b"1")],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
 
 
 def table_code(scope: Scope) -> str | None:
@@ -788,7 +763,14 @@ class Relay:
             await self.app(scope, receive, send)
             return
         if scope["type"] == "websocket":
-            owner = await where(cluster, code)
+            try:
+                owner = await where(cluster, code)
+            except Exception as exc:  # Redis or the database down: "try again", no traceback
+                refused = unavailable(exc)
+                if refused is None:
+                    raise
+                await refuse_socket(refused, receive, send)
+                return
             if owner is None or owner == cluster.node:
                 await self.app(scope, receive, send)
             else:
@@ -801,13 +783,28 @@ class Relay:
         # a change is answered "try again" (it may or may not have been made).
         tries = 3 if scope["method"] in ("GET", "HEAD") else 1
         for _ in range(tries):
-            owner = await where(cluster, code)
+            reply: dict[str, Any] | None = None
+            try:
+                owner = await where(cluster, code)
+                if owner is not None and owner != cluster.node:
+                    reply = await cluster.relay_request(owner, code, scope, body)
+            except Exception as exc:  # Redis or the database down: 503, no traceback
+                refused = unavailable(exc)
+                if refused is None:
+                    raise
+                await refuse_request(refused, send)
+                return
             if owner is None or owner == cluster.node:
                 await self.app(scope, _replay(body, receive), send)
                 return
-            if await cluster.carry_request(owner, code, scope, body, send):
+            if reply is not None:
+                await send(_message_in(reply["start"]))
+                await send({"type": "http.response.body", "body": base64.b64decode(reply["b"])})
                 return
-        await _moving(send)
+        message = (
+            "the server process holding this table did not answer in time: try again in a moment"
+        )
+        await refuse_request(Refused(ErrorCode.TABLE_MOVING, message, 503), send)
 
 
 async def _whole_body(receive: Receive) -> bytes | None:
