@@ -139,22 +139,29 @@ def test_a_socket_while_redis_is_down_is_told_to_try_again(
 def test_a_socket_to_a_table_between_owners_is_told_to_try_again(
     live_server: ServerFactory, postgres_cluster: PostgresCluster, redis_url: str
 ) -> None:
-    """The owner of two tables is killed. One is being taken over by the other process (it
-    holds the lease, and loads the table); the other nobody can take while the database is
-    down. Both answer "try again" until the takeover is done and the database back."""
+    """The owner of three tables is killed. One is being taken over by the other process (it
+    holds the lease, and loads the table); one nobody can take while the database is down;
+    one is held by a process Redis says is alive, but which never answers (an open lost with a
+    Redis message, an owner stuck). All three answer "try again" until the takeover is done,
+    the database is back, and the silent owner's lease is gone."""
     site = Site(live_server, postgres_cluster, redis_url, 2)
     first, second = site.servers
-    moving, orphan = new_table(first), new_table(first)
+    moving, orphan, silent = new_table(first), new_table(first), new_table(first)
     postgres_cluster.stop()
     try:
         first.kill()
         with redis.Redis.from_url(site.redis_url) as client:
             client.set(f"dudo:lease:{moving['code']}", process_of(second), px=3000)
             client.delete(f"dudo:lease:{orphan['code']}")
+            client.set(f"dudo:lease:{silent['code']}", "silent", px=60_000)
+            client.set("dudo:node:silent", "1", px=60_000)
         told_to_retry(attempt(second, moving["code"], moving["token"]), "table_moving")
         told_to_retry(attempt(second, orphan["code"], orphan["token"]), "store_down")
     finally:
         postgres_cluster.start()
-    for table in (moving, orphan):
+    told_to_retry(attempt(second, silent["code"], silent["token"]), "table_moving")
+    with redis.Redis.from_url(site.redis_url) as client:
+        client.delete(f"dudo:lease:{silent['code']}", "dudo:node:silent")
+    for table in (moving, orphan, silent):
         assert until(second, table["code"], table["token"], None).frames[0]["seat"] == 0
     no_traceback(second)

@@ -46,7 +46,7 @@ from redis.exceptions import RedisError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dudo.server.errors import ErrorCode, Refused
-from dudo.server.retry import refuse_request, refuse_socket, unavailable
+from dudo.server.retry import refuse_request, refuse_socket, retry_messages, unavailable
 from dudo.server.storage import StoreUnavailable
 
 if TYPE_CHECKING:
@@ -61,6 +61,11 @@ LEASE_SECONDS = 3.0
 BEAT_SECONDS = 1.0
 #: How long a relayed HTTP request waits for the owner's answer.
 RELAY_SECONDS = 10.0
+#: How long a carried WebSocket waits for the owner to accept it (it takes milliseconds): the
+#: open may have been lost with Redis, and a handshake must not wait for ever.
+OPEN_SECONDS = 5.0
+#: The refusal's words when the owner did not answer.
+NO_ANSWER = "the server process holding this table did not answer in time: try again in a moment"
 PREFIX = "dudo:"
 ALL = PREFIX + "all"
 
@@ -646,7 +651,17 @@ class Cluster:
         pump = asyncio.get_running_loop().create_task(upstream())
         try:
             while True:
-                out = await tunnel.inbox.get()
+                if accepted:  # (the path of every relayed frame: no timer)
+                    out = await tunnel.inbox.get()
+                else:
+                    try:
+                        out = await asyncio.wait_for(tunnel.inbox.get(), OPEN_SECONDS)
+                    except TimeoutError:  # the owner never answered: the client tries again
+                        moving = Refused(ErrorCode.TABLE_MOVING, NO_ANSWER, 503)
+                        for message in retry_messages(moving):
+                            with contextlib.suppress(Exception):
+                                await send(message)
+                        return
                 if out["type"] == "websocket.close" and not accepted:
                     # The owner went away before accepting: accept, so the client is told
                     # to come back (1012) instead of seeing a refused handshake.
@@ -801,10 +816,7 @@ class Relay:
                 await send(_message_in(reply["start"]))
                 await send({"type": "http.response.body", "body": base64.b64decode(reply["b"])})
                 return
-        message = (
-            "the server process holding this table did not answer in time: try again in a moment"
-        )
-        await refuse_request(Refused(ErrorCode.TABLE_MOVING, message, 503), send)
+        await refuse_request(Refused(ErrorCode.TABLE_MOVING, NO_ANSWER, 503), send)
 
 
 async def _whole_body(receive: Receive) -> bytes | None:

@@ -6,7 +6,7 @@ after a moment), never a refused handshake (HTTP 500) and a traceback in the log
 from __future__ import annotations
 
 from redis.exceptions import RedisError
-from starlette.types import Receive, Send
+from starlette.types import Message, Receive, Send
 
 from dudo.server.errors import ErrorCode, Refused
 from dudo.server.storage import FencedOut, StoreUnavailable
@@ -40,15 +40,23 @@ def close_reason(refused: Refused) -> str:
     return f"try again later: {refused.code}"
 
 
+def retry_messages(refused: Refused) -> list[Message]:
+    """The ASGI messages that answer a WebSocket handshake with ``refused``: accept it, send
+    the error frame, close with :data:`RETRY_CLOSE`."""
+    frame = {"type": "error", "message": str(refused), **refused.to_json()}
+    return [
+        {"type": "websocket.accept"},
+        {"type": "websocket.send", "text": dumps(frame)},
+        {"type": "websocket.close", "code": RETRY_CLOSE, "reason": close_reason(refused)},
+    ]
+
+
 async def refuse_socket(refused: Refused, receive: Receive, send: Send) -> None:
-    """Answer a WebSocket handshake (plain ASGI, nothing accepted yet): accept it, send the
-    error frame, close with :data:`RETRY_CLOSE`."""
+    """Answer a WebSocket handshake (plain ASGI, nothing accepted yet) with ``refused``."""
     if (await receive())["type"] != "websocket.connect":
         return  # the client has gone already
-    frame = {"type": "error", "message": str(refused), **refused.to_json()}
-    await send({"type": "websocket.accept"})
-    await send({"type": "websocket.send", "text": dumps(frame)})
-    await send({"type": "websocket.close", "code": RETRY_CLOSE, "reason": close_reason(refused)})
+    for message in retry_messages(refused):
+        await send(message)
 
 
 async def refuse_request(refused: Refused, send: Send) -> None:
