@@ -350,40 +350,90 @@ def postgres_cluster() -> Iterator[PostgresCluster]:
         shutil.rmtree(home, ignore_errors=True)
 
 
+class RedisServer:
+    """A throwaway ``redis-server`` on 127.0.0.1 without persistence, that a test may stop (an
+    outage: every client's call fails at once) and start again on the same port, empty."""
+
+    def __init__(self) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            pytest.fail("redis-server is not installed (.ci/run installs Debian's redis-server)")
+        self.binary = binary
+        self.home = Path(tempfile.mkdtemp(prefix="dudo-redis-"))
+        self.port = 0
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://{HOST}:{self.port}"
+
+    def start(self) -> None:
+        """Start on its port (the first time, on a free one)."""
+        for _attempt in range(3):
+            port = self.port or free_port()
+            process = subprocess.Popen(
+                [
+                    self.binary,
+                    "--bind",
+                    HOST,
+                    "--port",
+                    str(port),
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                ],
+                cwd=self.home,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            client = redis.Redis(host=HOST, port=port)
+            deadline = time.monotonic() + 10
+            while process.poll() is None and time.monotonic() < deadline:
+                try:
+                    client.ping()
+                    break
+                except redis.ConnectionError:
+                    time.sleep(0.05)
+            client.close()
+            if process.poll() is None:
+                self.port, self.process = port, process
+                return
+            if self.port:
+                break  # its port is taken: starting elsewhere would not be the same server
+        raise AssertionError("redis-server did not start")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+    def close(self) -> None:
+        self.stop()
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     """A throwaway ``redis-server`` on 127.0.0.1 and a random port, without persistence."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.fail("redis-server is not installed (.ci/run installs Debian's redis-server)")
-    home = Path(tempfile.mkdtemp(prefix="dudo-redis-"))
-    for _attempt in range(3):
-        port = free_port()
-        process = subprocess.Popen(
-            [binary, "--bind", HOST, "--port", str(port), "--save", "", "--appendonly", "no"],
-            cwd=home,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        client = redis.Redis(host=HOST, port=port)
-        deadline = time.monotonic() + 10
-        while process.poll() is None and time.monotonic() < deadline:
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                time.sleep(0.05)
-        client.close()
-        if process.poll() is None:
-            break
-    else:
-        raise AssertionError("redis-server did not start")
+    server = RedisServer()
+    server.start()
     try:
-        yield f"redis://{HOST}:{port}"
+        yield server.url
     finally:
-        process.kill()
-        process.wait()
-        shutil.rmtree(home, ignore_errors=True)
+        server.close()
+
+
+@pytest.fixture
+def own_redis() -> Iterator[RedisServer]:
+    """A ``redis-server`` of this test's own, that it may stop and start again."""
+    server = RedisServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.close()
 
 
 def create_database(admin_url: str, name: str) -> None:

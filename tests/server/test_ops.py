@@ -114,3 +114,28 @@ def test_json_logs_name_the_table_and_the_game(live_server: ServerFactory) -> No
     assert [(r["game"], r["players"]) for r in started] == [(game_id, 3)]
     assert [(r["game"], r["winner"]) for r in over] == [(game_id, view["winner"])]
     assert over[0]["rounds"] >= 1
+
+
+def test_every_get_route_answers_in_the_media_type_openapi_declares(
+    shared_server: LiveServer,
+) -> None:
+    """A tool reading /openapi.json learns what each route answers: each GET route that needs
+    no path parameter is asked, and a 200 comes in the media type declared for it (/metrics
+    in Prometheus's text format, the rest JSON); a refusal (no player key) is JSON."""
+    with api(shared_server) as http:
+        spec = http.get("/openapi.json").json()
+        asked = []
+        for path, operations in spec["paths"].items():
+            get = operations.get("get")
+            if get is None or "{" in path:
+                continue
+            response = http.get(path)
+            got = response.headers["content-type"].split(";")[0]
+            if response.status_code == 200:
+                declared = set(get["responses"]["200"].get("content", {}))
+                assert got in declared, (path, got, declared)
+            else:
+                assert got == "application/json", (path, response.status_code, got)
+            asked.append((path, got))
+    assert ("/metrics", "text/plain") in asked
+    assert ("/api/presets", "application/json") in asked

@@ -206,6 +206,36 @@ def test_numbers_and_text_out_of_range_say_which_field_and_what_is_allowed(
         assert word in str(refused.value), (word, str(refused.value))
 
 
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("1.5", ["a JSON object", "the number 1.5"]),
+        ("NaN", ["the number NaN"]),
+        ("1e400", ["the number 1e400"]),
+        ("7" * 30, ["the number 777"]),
+        ("12", ["the number 12"]),
+        ('"ping"', ['the text "ping"']),
+        ("[1]", ["a list"]),
+        ("null", ["got null"]),
+        ("true", ["got true"]),
+        ('{"type":2.5}', ["unknown frame type 2.5"]),
+        ('{"since":0}', ["unknown frame type null"]),
+        ('{"type":"hello","token":7}', ["hello.token", "text or null", "got 7"]),
+        ('{"type":"act","action":[],"turn":0}', ["act.action", "expected text, got []"]),
+    ],
+)
+def test_a_refused_frame_is_described_in_json_s_words(text: str, words: list[str]) -> None:
+    """What was sent and what is wanted are named as JSON names them, never by a Python
+    type's name (``_Literal``, ``float``, ``str``, ``NoneType``, ``None``)."""
+    with pytest.raises(BadMessage) as refused:
+        parse_frame(text)
+    message = str(refused.value)
+    for word in words:
+        assert word in message, (word, message)
+    for name in ("_Literal", "float", "str", "int'", "list'", "NoneType", "None", "bool"):
+        assert name not in message, (name, message)
+
+
 def test_a_surrogate_pair_is_a_real_character() -> None:
     frame = parse_frame('{"type":"hello","token":"\\ud83c\\udfb2"}')
     assert frame["token"] == "🎲"

@@ -25,6 +25,7 @@ from dudo.server.errors import ErrorCode, Refused, http_code, http_detail, valid
 from dudo.server.limits import Guard, Limits, RateLimited
 from dudo.server.lobby import Lobby
 from dudo.server.metrics import Metrics
+from dudo.server.retry import RETRY_AFTER
 from dudo.server.routes import cups, games, lobby, ops, pages, players, ratings, tables, words
 from dudo.server.routes.pages import WEB_DIR
 from dudo.server.storage import Store
@@ -238,7 +239,11 @@ def create_app(
     # client words in its own language (PROTOCOL.md, "Error codes").
     @app.exception_handler(Refused)
     async def refused(_request: Request, exc: Refused) -> JSONResponse:
-        return JSONResponse({"detail": str(exc), **exc.to_json()}, status_code=exc.status)
+        # A 503 passes (the database or Redis down, a table moving): say when to ask again.
+        headers = {"Retry-After": str(RETRY_AFTER)} if exc.status == 503 else None
+        return JSONResponse(
+            {"detail": str(exc), **exc.to_json()}, status_code=exc.status, headers=headers
+        )
 
     @app.exception_handler(RateLimited)
     async def rate_limited(_request: Request, exc: RateLimited) -> JSONResponse:

@@ -45,7 +45,9 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from dudo.server.errors import ErrorCode
+from dudo.server.errors import ErrorCode, Refused
+from dudo.server.retry import refuse_request, refuse_socket, retry_messages, unavailable
+from dudo.server.storage import StoreUnavailable
 
 if TYPE_CHECKING:
     from dudo.server.tables import Hall
@@ -59,6 +61,11 @@ LEASE_SECONDS = 3.0
 BEAT_SECONDS = 1.0
 #: How long a relayed HTTP request waits for the owner's answer.
 RELAY_SECONDS = 10.0
+#: How long a carried WebSocket waits for the owner to accept it (it takes milliseconds): the
+#: open may have been lost with Redis, and a handshake must not wait for ever.
+OPEN_SECONDS = 5.0
+#: The refusal's words when the owner did not answer.
+NO_ANSWER = "the server process holding this table did not answer in time: try again in a moment"
 PREFIX = "dudo:"
 ALL = PREFIX + "all"
 
@@ -353,6 +360,8 @@ class Cluster:
                 await self._beat_once()
             except (RedisError, OSError) as exc:
                 log.warning("cluster: Redis did not answer: %s", exc)
+            except StoreUnavailable as exc:  # an outage: one line (the store logged why)
+                log.warning("cluster: the database did not answer: %s", exc)
             except Exception:
                 log.exception("cluster: a beat failed")
             wait = max(0.0, self.beat_seconds - (time.monotonic() - started))
@@ -446,6 +455,8 @@ class Cluster:
         for code in orphans[:share]:
             try:
                 await self.take(code)
+            except (StoreUnavailable, RedisError, OSError) as exc:
+                log.warning("cluster: taking table %s over failed: %s", code, exc)
             except Exception:
                 log.exception("cluster: taking table %s over failed", code)
 
@@ -640,7 +651,17 @@ class Cluster:
         pump = asyncio.get_running_loop().create_task(upstream())
         try:
             while True:
-                out = await tunnel.inbox.get()
+                if accepted:  # (the path of every relayed frame: no timer)
+                    out = await tunnel.inbox.get()
+                else:
+                    try:
+                        out = await asyncio.wait_for(tunnel.inbox.get(), OPEN_SECONDS)
+                    except TimeoutError:  # the owner never answered: the client tries again
+                        moving = Refused(ErrorCode.TABLE_MOVING, NO_ANSWER, 503)
+                        for message in retry_messages(moving):
+                            with contextlib.suppress(Exception):
+                                await send(message)
+                        return
                 if out["type"] == "websocket.close" and not accepted:
                     # The owner went away before accepting: accept, so the client is told
                     # to come back (1012) instead of seeing a refused handshake.
@@ -693,18 +714,6 @@ class Cluster:
             self.replies.pop(request_id, None)
             waiting.cancel()
 
-    async def carry_request(
-        self, owner: str, code: str, scope: Scope, body: bytes, send: Send
-    ) -> bool:
-        """Send an HTTP request to the table's owner and its answer back to the client.
-        False: the owner went away first, and nothing was sent to the client."""
-        reply = await self.relay_request(owner, code, scope, body)
-        if reply is None:
-            return False
-        await send(_message_in(reply["start"]))
-        await send({"type": "http.response.body", "body": base64.b64decode(reply["b"])})
-        return True
-
     async def request(
         self,
         owner: str,
@@ -735,25 +744,6 @@ class Cluster:
             return 503, {"code": ErrorCode.TABLE_MOVING}
         data = base64.b64decode(reply["b"])
         return int(reply["start"]["status"]), orjson.loads(data) if data else {}
-
-
-async def _moving(send: Send) -> None:
-    body = orjson.dumps(
-        {
-            "detail": "the server process holding this table did not answer in time: "
-            "try again in a moment",
-            "code": ErrorCode.TABLE_MOVING,
-            "params": {},
-        }
-    )
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 503,
-            "headers": [(b"content-type", b"application/json"), (b"retry-after", b"1")],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
 
 
 def table_code(scope: Scope) -> str | None:
@@ -788,7 +778,14 @@ class Relay:
             await self.app(scope, receive, send)
             return
         if scope["type"] == "websocket":
-            owner = await where(cluster, code)
+            try:
+                owner = await where(cluster, code)
+            except Exception as exc:  # Redis or the database down: "try again", no traceback
+                refused = unavailable(exc)
+                if refused is None:
+                    raise
+                await refuse_socket(refused, receive, send)
+                return
             if owner is None or owner == cluster.node:
                 await self.app(scope, receive, send)
             else:
@@ -801,13 +798,25 @@ class Relay:
         # a change is answered "try again" (it may or may not have been made).
         tries = 3 if scope["method"] in ("GET", "HEAD") else 1
         for _ in range(tries):
-            owner = await where(cluster, code)
+            reply: dict[str, Any] | None = None
+            try:
+                owner = await where(cluster, code)
+                if owner is not None and owner != cluster.node:
+                    reply = await cluster.relay_request(owner, code, scope, body)
+            except Exception as exc:  # Redis or the database down: 503, no traceback
+                refused = unavailable(exc)
+                if refused is None:
+                    raise
+                await refuse_request(refused, send)
+                return
             if owner is None or owner == cluster.node:
                 await self.app(scope, _replay(body, receive), send)
                 return
-            if await cluster.carry_request(owner, code, scope, body, send):
+            if reply is not None:
+                await send(_message_in(reply["start"]))
+                await send({"type": "http.response.body", "body": base64.b64decode(reply["b"])})
                 return
-        await _moving(send)
+        await refuse_request(Refused(ErrorCode.TABLE_MOVING, NO_ANSWER, 503), send)
 
 
 async def _whole_body(receive: Receive) -> bytes | None:

@@ -13,6 +13,7 @@ from starlette.requests import HTTPConnection
 
 from dudo.server.errors import ErrorCode, Refused
 from dudo.server.limits import Buckets, Guard, Limits, address_key
+from dudo.server.retry import unavailable
 from dudo.server.tables import Hall, Table
 
 
@@ -60,9 +61,16 @@ def spending(bucket: Callable[[Guard], Buckets]) -> Callable[[Request], Awaitabl
 async def find_table(hall: Hall, guard: Guard, address: str, code: str) -> Table | None:
     """The table of ``code`` (None: there is none). Unknown codes count against the address;
     while it is over that limit every lookup is refused (RateLimited), found or not, so that
-    the answers to a guesser say nothing about which codes exist. Known codes never count."""
+    the answers to a guesser say nothing about which codes exist. Known codes never count.
+    Raises a 503 :class:`Refused` when the table cannot be found now (:mod:`.retry`)."""
     guard.lookups.check(address)
-    table = await hall.find(code)
+    try:
+        table = await hall.find(code)
+    except Exception as exc:  # the database or Redis down, the table moving: 503
+        refused = unavailable(exc)
+        if refused is None:
+            raise
+        raise refused from None
     if table is None:
         guard.lookups.spend(address)
     return table

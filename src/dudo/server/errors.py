@@ -229,6 +229,12 @@ def _kind(value: Any) -> str:
     return "something else"
 
 
+def _choices(expected: str) -> str:
+    # pydantic's ``'text' or 'json'`` (``1, 2 or 3``) as a plain list: text, json.
+    items = expected.replace(" or ", ", ").split(", ")
+    return ", ".join(item.strip().strip("'") for item in items if item.strip())
+
+
 def _problem(error: Mapping[str, Any], model: type[BaseModel] | None) -> str:
     kind = str(error.get("type", ""))
     loc: Sequence[Any] = error.get("loc", ())
@@ -276,6 +282,8 @@ def _problem(error: Mapping[str, Any], model: type[BaseModel] | None) -> str:
         return f"{field} must be a list, not {_kind(value)}"
     if kind in ("dict_type", "model_type", "model_attributes_type"):
         return f"{field} must be a JSON object, not {_kind(value)}"
+    if kind in ("literal_error", "enum"):
+        return f"{field} must be one of: {_choices(str(ctx.get('expected', '')))}{given}"
     if kind == "string_too_long":
         return f"{field} is too long: at most {ctx.get('max_length')} characters"
     if kind == "string_too_short":

@@ -20,6 +20,7 @@ from dudo.server.deps import client_address, find_table
 from dudo.server.errors import ErrorCode, Refused, reason_json
 from dudo.server.hints import HINT_FRAMES, answer_hint
 from dudo.server.limits import Guard, Limits, RateLimited
+from dudo.server.retry import RETRY_CLOSE, close_reason
 from dudo.server.tables import ActionRefused, Hall, SeatKind, Table
 from dudo.server.wire import PROTOCOL_VERSION, BadMessage, dumps, parse_frame
 
@@ -194,6 +195,10 @@ async def play(websocket: WebSocket, code: str) -> None:
             )
         )
         await websocket.close(code=4429)
+        return
+    except Refused as exc:  # a 503: the database or Redis down, the table moving
+        await websocket.send_text(dumps({"type": "error", "message": str(exc), **exc.to_json()}))
+        await websocket.close(code=RETRY_CLOSE, reason=close_reason(exc))
         return
     if table is None:
         await websocket.send_text(

@@ -2003,7 +2003,9 @@ class Hall:
         task.add_done_callback(self.tasks.discard)
 
     async def find(self, code: str) -> Table | None:
-        """The table with this code: live, or a finished one loaded again from the store."""
+        """The table with this code: live, or a finished one loaded again from the store.
+        Raises StoreUnavailable (or RedisError) when that cannot be known now: a table that
+        exists must not be called missing because the database or Redis did not answer."""
         code = code.strip().upper()
         table = self.tables.get(code)
         if table is not None or not code.isalnum() or len(code) > 16:
@@ -2013,10 +2015,7 @@ class Hall:
             if owner is None and code not in self.tables:
                 # No process holds it: if it is live, its owner is gone and a takeover will
                 # adopt it within a beat, so it is moving, not missing.
-                try:
-                    stored = await self.db.run(self.store.load_table, code)
-                except StoreUnavailable:
-                    stored = None
+                stored = await self.db.run(self.store.load_table, code)
                 if stored is not None and stored.status in LIVE_STATUSES:
                     owner = ""
             # Owned here but not yet in ``tables``: this process is adopting it (its lease
@@ -2028,10 +2027,7 @@ class Hall:
                     E.TABLE_MOVING,
                 )
             return self.tables.get(code)
-        try:
-            stored = await self.db.run(self.store.load_table, code)
-        except StoreUnavailable:
-            return None
+        stored = await self.db.run(self.store.load_table, code)
         if stored is None:
             return None
         table = self.tables.get(code)  # loaded meanwhile by another request

@@ -193,7 +193,7 @@ class _Field:
             if t is int:
                 names.append(f"an int from {self.low} to {self.high}")
             else:
-                names.append("null" if t is type(None) else t.__name__)
+                names.append("null" if t is type(None) else "text")
         return " or ".join(names)
 
 
@@ -274,6 +274,17 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _described(value: Any) -> str:
+    """What a client sent, in JSON's words (never a Python type's name): ``the number 1.5``."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, int | float | _Literal):
+        return f"the number {_shown(value)}"
+    if isinstance(value, str):
+        return f"the text {_shown(value)}"
+    return "a list" if isinstance(value, list) else "an object"
+
+
 def _unencodable(text: str) -> bool:
     if text.isascii():
         return False
@@ -310,12 +321,15 @@ def parse_frame(text: str | bytes) -> dict[str, Any]:
         ) from None
     if not isinstance(data, dict):
         raise BadMessage(
-            ErrorCode.BAD_MESSAGE, f"expected a JSON object, got {type(data).__name__}"
+            ErrorCode.BAD_MESSAGE,
+            f'expected a JSON object such as {{"type": "ping"}}, got {_described(data)}',
         )
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _FRAME_FIELDS:
         known = ", ".join(_FRAME_FIELDS)
-        raise BadMessage(ErrorCode.BAD_MESSAGE, f"unknown frame type {kind!r}; types are: {known}")
+        raise BadMessage(
+            ErrorCode.BAD_MESSAGE, f"unknown frame type {_shown(kind)}; types are: {known}"
+        )
     fields = _FRAME_FIELDS[kind]
     for name, value in data.items():
         if name == "type":

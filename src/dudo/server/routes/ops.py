@@ -5,7 +5,7 @@ serve: running, and its database, and Redis if it has one, answer) and ``/metric
 from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 from redis.exceptions import RedisError
 
 from dudo.server.cluster import Cluster
@@ -50,7 +50,19 @@ def not_ready(code: ErrorCode, detail: str) -> JSONResponse:
     return JSONResponse({"status": "not ready", "detail": str(refused), **refused.to_json()}, 503)
 
 
-@router.get("/metrics")
+# Declared as what it is, Prometheus's text format: a tool reading /openapi.json would expect
+# JSON otherwise.
+@router.get(
+    "/metrics",
+    response_class=PlainTextResponse,
+    responses={
+        200: {
+            "description": "Prometheus text exposition format",
+            "content": {"text/plain": {"schema": {"type": "string"}}},
+        }
+    },
+)
 async def metrics(request: Request) -> Response:
+    """Every metric, in Prometheus's text exposition format."""
     found: Metrics = request.app.state.metrics
     return Response(found.exposition(), media_type=CONTENT_TYPE)
