@@ -160,6 +160,10 @@ def test_a_rated_table_made_with_the_form_is_rated_everywhere(
     expect(ana.locator("#create-public")).to_be_disabled()
     expect(ana.locator("#create-hints")).not_to_be_checked()
     expect(ana.locator("#create-hints")).to_be_disabled()
+    # Its bots are the site's: no random bot is offered, the countdown's level is fixed.
+    expect(ana.locator('#bots-list select.bot-level option[value="random"]')).to_have_count(0)
+    expect(ana.locator("#create-fill-level")).to_have_value("medium")
+    expect(ana.locator("#create-fill-level")).to_be_disabled()
     expect(ana.locator('label:has(#create-rated) [data-i18n="create.rated"]')).to_have_text(
         text["create.rated"]
     )

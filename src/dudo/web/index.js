@@ -55,6 +55,8 @@ const state = {
   presets: [],
   options: [], // [{name, values}]
   botLevels: ["random", "easy"],
+  ratedBotLevels: ["easy"], // the levels a rated table seats (GET /api/presets)
+  ratedFillLevel: "medium", // the level a rated table's countdown seats, whatever is asked
   preset: "dudo",
   overrides: {}, // option -> value differing from the preset
   bots: ["easy"],
@@ -249,7 +251,7 @@ function renderBots() {
       "aria-label": t("create.bot_level", { n: i + 1 }),
       dataset: { index: i },
     });
-    for (const l of state.botLevels) select.append(el("option", { value: l }, botLevelLabel(l)));
+    for (const l of levelsOffered()) select.append(el("option", { value: l }, botLevelLabel(l)));
     select.value = level;
     select.addEventListener("change", () => {
       state.bots[i] = select.value;
@@ -340,15 +342,35 @@ function renderAll() {
   renderMyTables();
 }
 
-// A rated table is public and has no hints: ticking "rated" sets both, and holds them.
+// The bot levels the form offers: a rated table's allowed ones when "rated" is ticked.
+function levelsOffered() {
+  return $("create-rated").checked ? state.ratedBotLevels : state.botLevels;
+}
+
+// A rated table is public and has no hints: ticking "rated" sets both, and holds them. Its
+// bots are of the levels a rated table seats, and its countdown's level is the site's.
 function holdRatedRules() {
   const rated = $("create-rated").checked;
   if (rated) {
     $("create-public").checked = true;
     $("create-hints").checked = false;
+    const fallback = state.ratedBotLevels.includes("easy") ? "easy" : state.ratedBotLevels[0];
+    state.bots = state.bots.map((level) => (state.ratedBotLevels.includes(level) ? level : fallback));
   }
   $("create-public").disabled = rated;
   $("create-hints").disabled = rated;
+  const fill = $("create-fill-level");
+  if (fill) {
+    if (rated) {
+      fill.dataset.chosen = fill.dataset.chosen || fill.value;
+      fill.value = state.ratedFillLevel;
+    } else if (fill.dataset.chosen) {
+      fill.value = fill.dataset.chosen;
+      delete fill.dataset.chosen;
+    }
+    fill.disabled = rated;
+  }
+  renderBots();
 }
 
 async function main() {
@@ -363,9 +385,12 @@ async function main() {
   state.presets = data.presets || [];
   state.options = data.options || [];
   if (Array.isArray(data.bot_levels) && data.bot_levels.length) state.botLevels = data.bot_levels;
+  if (Array.isArray(data.rated_bot_levels) && data.rated_bot_levels.length) state.ratedBotLevels = data.rated_bot_levels;
+  if (data.rated_fill_level) state.ratedFillLevel = data.rated_fill_level;
   state.preset = data.default || state.presets[0]?.name || "dudo";
   state.bots = [state.botLevels.includes("easy") ? "easy" : state.botLevels[0]];
   startLobby(data);
+  holdRatedRules(); // again, now that the levels and the countdown's choices are known
 
   $("create-preset").addEventListener("change", (e) => {
     state.preset = e.target.value;

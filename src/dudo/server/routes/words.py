@@ -18,6 +18,7 @@ from dudo.engine.rules import (
 )
 from dudo.notation import LANGUAGES, face_name, format_action
 from dudo.server.errors import ErrorCode, Refused
+from dudo.server.rated import FREE_WIN_LEVELS, RATED_FILL_LEVEL
 
 router = APIRouter()
 
@@ -35,6 +36,9 @@ async def presets() -> dict[str, Any]:
         ],
         "default": DEFAULT_PRESET,
         "bot_levels": list(BOT_NAMES),
+        # What a rated table allows of them: the form offers no other (the server refuses it).
+        "rated_bot_levels": [level for level in BOT_NAMES if level not in FREE_WIN_LEVELS],
+        "rated_fill_level": RATED_FILL_LEVEL,
     }
 
 
