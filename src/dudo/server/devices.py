@@ -76,13 +76,12 @@ def device_id(text: str | None) -> str | None:
 
 
 def device_label(user_agent: str | None) -> str:
-    """ "Firefox on Android": the browser and the system, from a User-Agent."""
+    """``Firefox|Android``: the browser and the system of a User-Agent (each "" when not
+    known), which the client words in its language."""
     agent = user_agent or ""
     browser = next((name for mark, name in _BROWSERS if mark in agent), "")
     system = next((name for mark, name in _SYSTEMS if mark in agent), "")
-    if browser and system:
-        return f"{browser} on {system}"
-    return browser or system or "?"
+    return f"{browser}|{system}"
 
 
 # ----------------------------------------------------------------------------- the store

@@ -42,8 +42,8 @@ class Hashing:
         self.pending = 0
         self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="dudo-hash")
 
-    async def run(self, job: Callable[..., T], *args: object) -> T:
-        """``job(*args)`` in the pool; HashingBusy (nothing run) when the queue is full."""
+    def check(self) -> None:
+        """HashingBusy if the queue is full now (a request refused before any other work)."""
         if self.pending >= self.queue:
             seconds = max(1, math.ceil(self.pending * JOB_SECONDS / self.workers))
             raise HashingBusy(
@@ -51,6 +51,10 @@ class Hashing:
                 f"try again in {seconds} s",
                 seconds,
             )
+
+    async def run(self, job: Callable[..., T], *args: object) -> T:
+        """``job(*args)`` in the pool; HashingBusy (nothing run) when the queue is full."""
+        self.check()
         loop = asyncio.get_running_loop()
         self.pending += 1
         future = self._pool.submit(job, *args)

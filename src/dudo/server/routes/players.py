@@ -233,12 +233,13 @@ async def login(body: Login, hall: HallDep, request: Request) -> dict[str, Any]:
     # Every try takes a token of the address and one of the name before any hashing, right
     # or wrong, known name or not: a burst cannot slip guesses past the limit, and the answer
     # (and its time) is the same for a name nobody has.
+    hashing = hashing_of(request)
+    hashing.check()  # a full queue refuses before anything else, and takes no token
     guard.claims.check(address)
     guard.name_logins.check(name)
     guard.claims.spend(address)
     guard.name_logins.spend(name)
     found = await hall.answer(hall.store.password_of, name)
-    hashing = hashing_of(request)
     key = await hashing.run(P.key_by_password, body.password, found)
     if found is None or key is None:
         raise wrong_login()
