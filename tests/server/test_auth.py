@@ -12,12 +12,15 @@ import json
 import socket
 import statistics
 import time
+from pathlib import Path
 
 import httpx
 import pytest
+from playwright.sync_api import Browser, expect
 from websockets.exceptions import ConnectionClosed
 
 from .conftest import (
+    CHROMIUM,
     HOST,
     TEST_ARGS,
     Json,
@@ -27,7 +30,9 @@ from .conftest import (
     api,
     bearer,
     limit_args,
+    words,
 )
+from .test_browser import PHONE, open_page
 from .test_players import as_player, new_player, new_table_as, refused
 
 PASSWORD = "correct horse"
@@ -373,3 +378,49 @@ def test_a_burst_of_sign_ins_leaves_the_tables_playing(live_server: ServerFactor
 
 def percentile(ordered: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+# ----------------------------------------------------------------------------- in a browser
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+def test_the_you_dialog_lists_devices_and_signs_the_others_out(
+    browser: Browser, live_server: ServerFactory
+) -> None:
+    """Italian, on a phone: the dialog lists this browser (marked) and another device that used
+    the key; "sign out other devices" asks for the password once one is set, then gives this
+    browser a new key, and the other device's copy stops working."""
+    server = live_server()
+    errors: list[str] = []
+    page = open_page(browser, PHONE, errors)
+    page.add_init_script("localStorage.setItem('dudo.lang', 'it')")
+    page.goto(server.url + "/")
+    expect(page.locator("#you-button-name")).not_to_be_empty()
+    old = page.evaluate("localStorage.getItem('dudo.player.key')")
+    with api(server) as http:
+        other = on_device(old, "laptop-0123456789", WINDOWS_FIREFOX)
+        assert http.get("/api/players/me", headers=other).status_code == 200
+    text = words("it")
+    page.click("#you-button")
+    expect(page.locator("#you-devices li")).to_have_count(2)
+    expect(page.locator("#you-devices li").first).to_have_attribute("data-current", "true")
+    expect(page.locator("#you-devices li").nth(1)).to_contain_text("Firefox su Windows")
+    expect(page.locator("#you-signout-password")).to_be_hidden()
+    page.fill("#you-password", PASSWORD)
+    page.click("#you-password-button")
+    expect(page.locator("#you-status")).to_have_text(text["player.password_set"])
+    expect(page.locator("#you-old-password")).to_be_visible()
+    page.fill("#you-signout-password", PASSWORD)
+    page.click("#you-signout")
+    expect(page.locator("#you-error")).to_be_hidden()
+    # Two argon2 checks (the password, and the new key sealed by it): slow on a busy machine.
+    expect(page.locator("#you-status")).to_have_text(text["player.signout_done"], timeout=15_000)
+    new = page.evaluate("localStorage.getItem('dudo.player.key')")
+    assert new and new != old
+    with api(server) as http:
+        refused(http.get("/api/players/me", headers=other), 401, "player_key_needed")
+        assert http.get("/api/players/me", headers=as_player(new)).status_code == 200
+    # The page reloads on the new key; nothing went wrong on the way.
+    page.wait_for_load_state("load")
+    expect(page.locator("#you-button-name")).not_to_be_empty()
+    assert errors == [], errors
