@@ -242,7 +242,7 @@ def test_a_guessed_player_id_shows_a_name_and_nothing_else(live_server: ServerFa
 
 def test_a_one_time_code_moves_a_player_once(live_server: ServerFactory) -> None:
     server = live_server(
-        args=[*TEST_ARGS, *limit_args(codes_burst=3, claims_burst=3, claims_per_minute=0.01)]
+        args=[*TEST_ARGS, *limit_args(codes_burst=3, claims_burst=4, claims_per_minute=0.01)]
     )
     ana = new_player(server, "Ana")
     created = new_table_as(server, ana["key"])
@@ -283,9 +283,10 @@ def test_a_one_time_code_moves_a_player_once(live_server: ServerFactory) -> None
         assert http.post("/api/players/me/code", headers=as_player(ana["key"])).status_code == 201
         last = http.post("/api/players/me/code", headers=as_player(ana["key"])).json()
         assert last["code"] == "rate_limited", last
-        # Wrong codes: two more wrong guesses (one was the used code), then every claim is
-        # refused for the rate, even a right one, so a guesser learns nothing.
-        for wrong in ("AAAA2222", "not a code"):
+        # Every code tried takes a token, right or wrong (text that cannot be a code takes none):
+        # two more wrong guesses (the right code and the used one took two), then every claim
+        # is refused for the rate, even a right one, so a guesser learns nothing.
+        for wrong in ("AAAA2222", "not a code", "BBBB3333"):
             refused(http.post("/api/players/claim", json={"code": wrong}), 400, "bad_player_code")
         refused(http.post("/api/players/claim", json={"code": good}), 429, "rate_limited")
 
@@ -301,7 +302,7 @@ def new_table_as(server: LiveServer, key: str, **body: object) -> Json:
 
 
 def test_a_password_signs_a_player_in_anywhere(live_server: ServerFactory) -> None:
-    server = live_server(args=[*TEST_ARGS, *limit_args(claims_burst=2, claims_per_minute=0.01)])
+    server = live_server(args=[*TEST_ARGS, *limit_args(claims_burst=3, claims_per_minute=0.01)])
     ana = new_player(server, "Ana")
     with api(server) as http:
         short = refused(
@@ -336,7 +337,8 @@ def test_a_password_signs_a_player_in_anywhere(live_server: ServerFactory) -> No
             "wrong_login",
         )
         assert wrong == nobody, "a wrong password and an unknown name answer alike"
-        # Two wrong tries spent the address's allowance: even the right password waits now.
+        # Every try takes a token, right or wrong: three spent the address's allowance, and
+        # even the right password waits now.
         refused(
             http.post("/api/players/login", json={"name": "Ana", "password": "correct horse"}),
             429,

@@ -18,13 +18,15 @@ from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from dudo.server import play, security
+from dudo.server import devices, play, security
 from dudo.server.cluster import Cluster, Relay
 from dudo.server.deps import client_address
 from dudo.server.errors import ErrorCode, Refused, http_code, http_detail, validation_detail
+from dudo.server.hashing import Hashing
 from dudo.server.limits import Guard, Limits, RateLimited
 from dudo.server.lobby import Lobby
 from dudo.server.metrics import Metrics
+from dudo.server.players import warm_up
 from dudo.server.retry import RETRY_AFTER
 from dudo.server.routes import cups, games, lobby, ops, pages, players, ratings, tables, words
 from dudo.server.routes.pages import WEB_DIR
@@ -206,7 +208,11 @@ def create_app(
             cluster.inner, cluster.app = app.state.relayed, app
             hall.join_cluster(cluster)
         hall.resume()
+        devices.listen(hall)
         app.state.hall = hall
+        app.state.hashing = hashing = Hashing(limits.hash_workers, limits.hash_queue)
+        app.state.device_uses = devices.DeviceUses()
+        hall.spawn(hashing.run(warm_up))
         app.state.lobby = listing = Lobby(hall)
         if cluster is not None:
             await listing.load_others()
@@ -218,6 +224,7 @@ def create_app(
         finally:
             listing.stop()
             await hall.close()
+            app.state.hashing.close()
 
     # No Swagger page: it runs inline script and a CDN's scripts, which the policy forbids
     # (and a CDN's script on this origin could read the seat tokens). PROTOCOL.md documents
@@ -247,7 +254,7 @@ def create_app(
 
     @app.exception_handler(RateLimited)
     async def rate_limited(_request: Request, exc: RateLimited) -> JSONResponse:
-        code = Refused(ErrorCode.RATE_LIMITED, str(exc), 429, None, count=exc.retry_after)
+        code = Refused(ErrorCode(exc.code), str(exc), 429, None, count=exc.retry_after)
         return JSONResponse(
             {"detail": str(exc), **code.to_json()},
             status_code=429,

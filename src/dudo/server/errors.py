@@ -112,6 +112,9 @@ class ErrorCode(StrEnum):
     WRONG_LOGIN = "wrong_login"
     PASSWORD_TOO_SHORT = "password_too_short"  # count (the fewest characters)
     PASSWORD_TOO_LONG = "password_too_long"  # count (the most characters)
+    OLD_PASSWORD_NEEDED = "old_password_needed"
+    WRONG_PASSWORD = "wrong_password"
+    PASSWORDS_BUSY = "passwords_busy"  # count (seconds to wait)
     # Finished games, cups and the rest of HTTP.
     NO_FINISHED_GAME = "no_finished_game"  # id
     BAD_LIMIT = "bad_limit"

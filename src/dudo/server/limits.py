@@ -52,9 +52,17 @@ class Limits:
     ``codes_burst``               5         one-time codes an address, and a player, may ask
                                             for at once
     ``codes_per_minute``          2         then this many codes a minute
-    ``claims_burst``              10        wrong one-time codes and passwords an address may
-                                            send at once
+    ``claims_burst``              10        one-time codes and passwords (sign-ins) an address
+                                            may try at once, right or wrong
     ``claims_per_minute``         3         then this many a minute
+    ``name_logins_burst``         10        sign-ins one name may get at once, from anywhere
+    ``name_logins_per_minute``    3         then this many a minute
+    ``passwords_burst``           5         password changes (and signing out other devices)
+                                            an address, and a player, may ask for at once
+    ``passwords_per_minute``      2         then this many a minute
+    ``hash_workers``              1         threads that run argon2 (passwords and codes)
+    ``hash_queue``                16        argon2 jobs waiting or running before the next
+                                            is refused (429 ``passwords_busy``)
     ``header_seconds``            10        seconds a client has to send a request's headers
     ``body_seconds``              20        seconds a client has to send a request's body
     ``connections_per_address``   256       HTTP connections open at once per address
@@ -103,10 +111,23 @@ class Limits:
     #: One-time codes asked for, per address and per player: a person moves a device or two.
     codes_burst: float = 5.0
     codes_per_minute: float = 2.0
-    #: Wrong one-time codes and wrong passwords per address: a few typos, never a search (a
-    #: code has 31**8 values and lives 5 minutes).
+    #: One-time codes and passwords tried per address, right or wrong (each is taken before
+    #: the argon2 work, so a burst cannot slip guesses past it): a few devices and typos,
+    #: never a search (a code has 31**8 values and lives 5 minutes).
     claims_burst: float = 10.0
     claims_per_minute: float = 3.0
+    #: Sign-ins per name, from every address together: guessing one player's password from
+    #: many addresses is as slow as from one. The owner is never locked out of the devices
+    #: that hold the key, and a one-time code from one of them works meanwhile.
+    name_logins_burst: float = 10.0
+    name_logins_per_minute: float = 3.0
+    #: Password changes and "sign out other devices", per address and per player.
+    passwords_burst: float = 5.0
+    passwords_per_minute: float = 2.0
+    #: argon2 runs in this many threads (it holds one core each while it works), and at most
+    #: ``hash_queue`` jobs wait or run at once (about 0.15 s each).
+    hash_workers: int = 1
+    hash_queue: int = 16
     #: Seconds a client has to send a request's headers (a browser needs milliseconds).
     header_seconds: float = 10.0
     #: Seconds a client has to send a request's body (at most ``max_body`` bytes).
@@ -162,7 +183,10 @@ def parse_limits(settings: Iterable[str], base: Limits | None = None) -> Limits:
 
 
 class RateLimited(Exception):
-    """An address went over one of its limits; ``retry_after`` is in whole seconds."""
+    """An address went over one of its limits; ``retry_after`` is in whole seconds. ``code``
+    is the error code the refusal carries (an :class:`~dudo.server.errors.ErrorCode`)."""
+
+    code = "rate_limited"
 
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)
@@ -202,10 +226,12 @@ class Buckets:
         burst: float,
         per_minute: float,
         *,
+        whose: str = "from your address",
         max_addresses: int = 100_000,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.what = what
+        self.whose = whose
         self.burst = burst
         self.rate = per_minute / 60.0
         self.max_addresses = max_addresses
@@ -226,9 +252,7 @@ class Buckets:
     def _refused(self, tokens: float) -> RateLimited:
         wait = (1.0 - tokens) / self.rate if self.rate > 0 else math.inf
         seconds = max(1, math.ceil(min(wait, MAX_RETRY_SECONDS)))
-        return RateLimited(
-            f"too many {self.what} from your address; try again in {seconds} s", seconds
-        )
+        return RateLimited(f"too many {self.what} {self.whose}; try again in {seconds} s", seconds)
 
     def check(self, address: str) -> None:
         """Raise RateLimited if ``address`` has no token now (none is taken)."""
@@ -292,9 +316,28 @@ class Guard:
             "one-time codes asked for", limits.codes_burst, limits.codes_per_minute, clock=clock
         )
         self.claims = Buckets(
-            "wrong codes and passwords",
+            "codes and passwords tried",
             limits.claims_burst,
             limits.claims_per_minute,
+            clock=clock,
+        )
+        #: Sign-ins per name (normalized), whichever address they come from.
+        self.name_logins = Buckets(
+            "sign-ins",
+            limits.name_logins_burst,
+            limits.name_logins_per_minute,
+            whose="for this name (a one-time code from your other device still works)",
+            clock=clock,
+        )
+        self.passwords = Buckets(
+            "password changes", limits.passwords_burst, limits.passwords_per_minute, clock=clock
+        )
+        #: The same limit per player, so many addresses do not make one player many changes.
+        self.player_passwords = Buckets(
+            "password changes",
+            limits.passwords_burst,
+            limits.passwords_per_minute,
+            whose="for this player",
             clock=clock,
         )
         self.open_sockets: dict[str, int] = {}

@@ -14,11 +14,15 @@ A second device gets the same key in one of two ways, and the first keeps workin
   without guessing the code at argon2's cost;
 - a password (optional): argon2id hashes it for checking, and seals the key under another
   argon2id derivation of it, so only the right password unseals the key.
+
+Every argon2 call here is slow on purpose; the routes run them through
+:mod:`dudo.server.hashing`, never on the event loop.
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import secrets
@@ -38,7 +42,11 @@ CODE_LENGTH = 8
 CODE_SECONDS = 300
 MIN_PASSWORD, MAX_PASSWORD = 8, 128
 
-_HASHER = PasswordHasher()  # argon2id with the library's recommended parameters
+# argon2id with the memory and passes of RFC 9106's second choice (64 MiB, 3 passes), in one
+# lane: the library's default of 4 lanes runs 4 threads per hash, taking every core of a small
+# server for each sign-in. Hashes carry their parameters, so older ones (4 lanes) still verify,
+# and a sign-in with one stores the password again with these.
+_HASHER = PasswordHasher(time_cost=3, memory_cost=64 * 1024, parallelism=1)
 #: The argon2id cost of the keys that seal a player key (by a code or a password).
 _SEAL_TIME, _SEAL_MEMORY = 2, 19 * 1024
 #: A fixed salt for codes: a code must be found again by its hash alone.
@@ -170,13 +178,40 @@ def password_secrets(password: str, key: str) -> tuple[str, str]:
     return _HASHER.hash(password), sealed
 
 
-def key_by_password(password: str, password_hash: str, sealed: str) -> str | None:
-    """The player key, if ``password`` is the player's (None: it is not)."""
+@functools.cache
+def _dummy_hash() -> str:
+    return _HASHER.hash(secrets.token_urlsafe(16))
+
+
+def warm_up() -> None:
+    """Make the stand-in hash (at start), so the first unknown name costs no more than others."""
+    _dummy_hash()
+
+
+def password_matches(password: str, password_hash: str | None) -> bool:
+    """Whether ``password`` is the one hashed. With no hash (an unknown name) a hash of the
+    same cost is checked anyway, so how long the answer takes tells nothing."""
     try:
-        _HASHER.verify(password_hash, password)
+        return _HASHER.verify(password_hash or _dummy_hash(), password) and bool(password_hash)
     except (VerificationError, InvalidHashError):
+        return False
+
+
+def needs_rehash(password_hash: str) -> bool:
+    return _HASHER.check_needs_rehash(password_hash)
+
+
+def rehash(password: str) -> str:
+    return _HASHER.hash(password)
+
+
+def key_by_password(password: str, found: tuple[str, str, str] | None) -> str | None:
+    """The player key, if ``password`` is the one of ``found`` (the player's id, password hash
+    and sealed key; None: no player has the name, which costs the same). None: it is not."""
+    if not password_matches(password, None if found is None else found[1]):
         return None
-    salt, _, rest = sealed.partition("/")
+    assert found is not None
+    salt, _, rest = found[2].partition("/")
     try:
         return unseal(rest, _derive(password, bytes.fromhex(salt))[32:])
     except ValueError:

@@ -181,6 +181,19 @@ player_codes_table = sa.Table(
     sa.Column("expires", sa.Float, nullable=False),
 )
 
+#: The devices that used a player's key (:mod:`dudo.server.devices`): a random id each browser
+#: makes, its browser and system ("Firefox|Android"; no address, no full User-Agent), first and
+#: last use.
+player_devices_table = sa.Table(
+    "player_devices",
+    metadata,
+    sa.Column("player", sa.String(32), sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("device", sa.String(32), primary_key=True),
+    sa.Column("label", sa.String(64), nullable=False),
+    sa.Column("first_seen", sa.Float, nullable=False),
+    sa.Column("last_used", sa.Float, nullable=False),
+)
+
 ratings_table = sa.Table(
     "ratings",
     metadata,
@@ -1269,6 +1282,9 @@ class Store:
         with self.engine.begin() as c:
             c.execute(player_codes_table.delete().where(player_codes_table.c.player == player_id))
             _release_seats(c, player_id)
+            c.execute(
+                player_devices_table.delete().where(player_devices_table.c.player == player_id)
+            )
             gp = game_players_table
             rows = c.execute(
                 sa.select(games_table.c.id, games_table.c.players, games_table.c.record).where(

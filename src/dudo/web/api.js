@@ -41,7 +41,11 @@ export async function api(path, { method = "GET", body, token } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
-  else if (playerKey()) headers.Authorization = `Player ${playerKey()}`; // seats become the player's
+  else if (playerKey()) {
+    headers.Authorization = `Player ${playerKey()}`; // seats become the player's
+    const device = deviceId();
+    if (device) headers["X-Dudo-Device"] = device; // the player's list of devices shows it
+  }
   let response;
   try {
     response = await fetch(path, {
@@ -91,6 +95,22 @@ export function untilPlayerKnown(ms = 5000) {
 export function playerKey() {
   try {
     return localStorage.getItem("dudo.player.key");
+  } catch {
+    return null;
+  }
+}
+
+/** This browser's device id (random, made once; it names no one): the player's devices are
+ * listed by it. Null without storage. */
+export function deviceId() {
+  try {
+    let id = localStorage.getItem("dudo.device");
+    if (!id) {
+      const bytes = crypto.getRandomValues(new Uint8Array(12));
+      id = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_");
+      localStorage.setItem("dudo.device", id);
+    }
+    return id;
   } catch {
     return null;
   }

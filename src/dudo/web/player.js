@@ -1,6 +1,7 @@
 // player.js — this browser's player: made on the first visit, shown in the top bar, and the
 // "you" dialog (rename, one-time code for another device, a code from another device,
-// password, sign in, export, delete). PROTOCOL.md, "Players".
+// password, sign in, the player's devices and "sign out other devices", export, delete).
+// PROTOCOL.md, "Players".
 //
 // The key lives in localStorage "dudo.player.key" (api.js sends it as Authorization: Player
 // with every request that has no seat token, so tables created or joined here are the player's
@@ -12,12 +13,16 @@
 //   #you-button        the player's name; opens #you-dialog
 //   #you-dialog        #you-profile (the link to the player's profile page),
 //                      #you-name/#you-rename, #you-code-button/#you-code/#you-code-help,
-//                      #you-claim/#you-claim-button, #you-password/#you-password-button,
-//                      #you-login-name/#you-login-password/#you-login-button, #you-export,
+//                      #you-claim/#you-claim-button, #you-old-password (shown when a password
+//                      is set), #you-password/#you-password-button,
+//                      #you-login-name/#you-login-password/#you-login-button,
+//                      #you-devices > li[data-current] (.device-name, .device-used),
+//                      #you-signout-password (shown when a password is set), #you-signout,
+//                      #you-export,
 //                      #you-delete/#you-delete-confirm, #you-error, #you-status
 
 import { api, forgetSeatToken, playerIsKnown, playerKey, saveSeatToken, seatToken } from "/static/api.js";
-import { applyI18n, onLangChange, t, wordError } from "/static/i18n.js";
+import { applyI18n, lang, onLangChange, t, wordError } from "/static/i18n.js";
 import { el } from "/static/ui.js";
 
 const KEY = "dudo.player.key";
@@ -208,6 +213,11 @@ function buildDialog() {
       el(
         "form",
         { id: "you-password-form", class: "you-row" },
+        field("you-old-password", "player.old_password_label", {
+          type: "password",
+          autocomplete: "current-password",
+          maxlength: 128,
+        }),
         field("you-password", "player.password_label", { type: "password", autocomplete: "new-password", maxlength: 128 }),
         button("you-password-button", "player.password_button", { type: "submit" }),
       ),
@@ -222,6 +232,22 @@ function buildDialog() {
           maxlength: 128,
         }),
         button("you-login-button", "player.login_button", { type: "submit" }),
+      ),
+    ),
+    section(
+      "player.devices_heading",
+      el("p", { class: "muted small", "data-i18n": "player.devices_intro" }, t("player.devices_intro")),
+      el("ul", { id: "you-devices", class: "you-devices" }),
+      el("p", { class: "muted small", "data-i18n": "player.signout_help" }, t("player.signout_help")),
+      el(
+        "form",
+        { id: "you-signout-form", class: "you-row" },
+        field("you-signout-password", "player.signout_password", {
+          type: "password",
+          autocomplete: "current-password",
+          maxlength: 128,
+        }),
+        button("you-signout", "player.signout_button", { type: "submit", class: "danger" }),
       ),
     ),
     section(
@@ -278,9 +304,58 @@ function render() {
   if (!dialog) return;
   if (document.activeElement !== $("you-name")) $("you-name").value = name;
   $("you-password-on").hidden = !me?.password;
+  // Asked for only when there is a password (the field's label says "if one is set").
+  $("you-old-password").closest("label").hidden = !me?.password;
+  $("you-signout-password").closest("label").hidden = !me?.password;
+  renderDevices();
   const profile = $("you-profile");
   profile.hidden = !me?.id;
   if (me?.id) profile.href = `/players/${encodeURIComponent(me.id)}`;
+}
+
+let devices = []; // the last GET /api/players/me/devices
+
+function deviceItem(d) {
+  const name =
+    d.browser && d.system ? t("player.device_label", { browser: d.browser, system: d.system }) : d.browser || d.system || t("player.device_unknown");
+  const when = new Intl.DateTimeFormat(lang(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(d.last_used * 1000));
+  return el(
+    "li",
+    { dataset: { current: String(d.current) } },
+    el("span", { class: "device-name" }, d.current ? `${name} (${t("player.device_current")})` : name),
+    el("span", { class: "device-used muted small" }, t("player.device_last_used", { when })),
+  );
+}
+
+function renderDevices() {
+  const list = $("you-devices");
+  if (list) list.replaceChildren(...devices.map(deviceItem));
+}
+
+async function loadDevices() {
+  if (!playerKey()) return;
+  try {
+    devices = (await api("/api/players/me/devices")).devices;
+  } catch {
+    devices = []; // the server is away: the list stays empty, the rest of the dialog works
+  }
+  renderDevices();
+}
+
+/** A new key for this browser: every other copy of the old one, and its seat tokens, stop
+ * working; this browser keeps its seats with their new tokens, and the page reloads on them. */
+async function signOutOthers() {
+  const password = $("you-signout-password").value;
+  const answer = await api("/api/players/me/sign-out-others", {
+    method: "POST",
+    body: me?.password ? { password } : {},
+  });
+  $("you-signout-password").value = "";
+  keep({ ...answer, password: me?.password });
+  for (const { code, token } of answer.tables) saveSeatToken(code, token);
+  say(t("player.signout_done"));
+  await loadDevices();
+  setTimeout(() => location.reload(), 600);
 }
 
 function stopCode() {
@@ -369,8 +444,11 @@ function wire(dialog) {
   $("you-password-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     attempt(async () => {
-      me = await api("/api/players/me/password", { method: "POST", body: { password: $("you-password").value } });
+      const body = { password: $("you-password").value };
+      if (me?.password) body.old_password = $("you-old-password").value;
+      me = await api("/api/players/me/password", { method: "POST", body });
       $("you-password").value = "";
+      $("you-old-password").value = "";
       render();
       say(t("player.password_set"));
     });
@@ -385,6 +463,10 @@ function wire(dialog) {
       $("you-login-password").value = "";
       await arrived(answer);
     });
+  });
+  $("you-signout-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    attempt(signOutOthers);
   });
   $("you-export").addEventListener("click", () => attempt(download));
   $("you-delete").addEventListener("click", () => {
@@ -446,6 +528,7 @@ function mount() {
     render();
     say("");
     dialog.showModal();
+    loadDevices();
   });
   const lang = bar.querySelector(".lang");
   bar.insertBefore(open, lang);

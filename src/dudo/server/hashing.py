@@ -1,0 +1,75 @@
+"""The one place argon2 runs for requests anyone can send: sign-ins, one-time codes, passwords.
+
+argon2id is slow on purpose (about 0.15 s of one core per password), which makes it a lever: a
+few hundred requests at once would keep every core busy and every table waiting. So every hash
+runs here, in a small pool of threads (``hash_workers``, 1 by default: argon2 releases the GIL,
+so the event loop keeps its core), behind a queue of at most ``hash_queue`` jobs; past it a
+request is refused at once with 429 ``passwords_busy`` and a ``Retry-After``, before any work.
+The callers spend their rate-limit tokens before they get here, so a refused guess costs the
+guesser a token and the server nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+from dudo.server.errors import ErrorCode
+from dudo.server.limits import RateLimited
+
+T = TypeVar("T")
+
+#: Roughly how long one job takes (a password check), to tell a refused client when to come back.
+JOB_SECONDS = 0.2
+
+
+class HashingBusy(RateLimited):
+    """The queue of hashing jobs is full."""
+
+    code = ErrorCode.PASSWORDS_BUSY
+
+
+class Hashing:
+    """A pool of ``workers`` threads and a cap of ``queue`` jobs waiting or running."""
+
+    def __init__(self, workers: int, queue: int) -> None:
+        self.workers = max(1, workers)
+        self.queue = queue
+        self.pending = 0
+        self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="dudo-hash")
+
+    def check(self) -> None:
+        """HashingBusy if the queue is full now (a request refused before any other work)."""
+        if self.pending >= self.queue:
+            seconds = max(1, math.ceil(self.pending * JOB_SECONDS / self.workers))
+            raise HashingBusy(
+                f"the server is checking too many passwords and codes now; "
+                f"try again in {seconds} s",
+                seconds,
+            )
+
+    async def run(self, job: Callable[..., T], *args: object) -> T:
+        """``job(*args)`` in the pool; HashingBusy (nothing run) when the queue is full."""
+        self.check()
+        loop = asyncio.get_running_loop()
+        self.pending += 1
+        future = self._pool.submit(job, *args)
+        # Counted until the job itself ends, not its caller: a client that goes away while
+        # its password is being checked does not free a place the work still holds.
+        future.add_done_callback(lambda _done: _call_soon(loop, self._finished))
+        return await asyncio.wrap_future(future)
+
+    def _finished(self) -> None:
+        self.pending -= 1
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _call_soon(loop: asyncio.AbstractEventLoop, callback: Callable[[], None]) -> None:
+    with contextlib.suppress(RuntimeError):  # the loop has closed: nobody counts any more
+        loop.call_soon_threadsafe(callback)
