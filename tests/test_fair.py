@@ -1,19 +1,26 @@
 """The fair chance source: a pinned test vector of the documented scheme, the same outcomes for
 the same secret and seeds (and others for any change), every face and every seating equally
-likely (no modulo bias: the uneven tail of the bytes is skipped), and games dealt by it."""
+likely (no modulo bias: the uneven tail of the bytes is skipped), and games dealt by it;
+``dudo verify`` also replays the record around the dice."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 from collections import Counter
+from pathlib import Path
+from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from dudo.cli import app as cli
 from dudo.engine.chance import ChanceOutcome
 from dudo.engine.fair import FairChance, FairSeed, commitment, valid_client_seed, verify
 from dudo.engine.game import Game
 from dudo.engine.rules import PRESETS
+from dudo.records import PlayerInfo, record_of
 
 SECRET = bytes(range(32))
 SEEDS = ("00112233445566778899aabbccddeeff", "")
@@ -107,3 +114,62 @@ def test_a_game_dealt_by_it_verifies_and_a_changed_die_does_not() -> None:
     assert differences[0].index is None and differences[0].expected == fair.commitment
     with pytest.raises(ValueError, match="not revealed"):
         verify(data | {"secret": None}, game.chance_log, 6)
+
+
+def verify_cli(
+    record: dict[str, Any], tmp_path: Path, name: str, lang: str = "en"
+) -> tuple[int, str]:
+    """``dudo verify`` on ``record`` written to a file: its exit code and output."""
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["verify", str(path), "--lang", lang])
+    return result.exit_code, result.output
+
+
+def test_dudo_verify_replays_the_whole_record(tmp_path: Path) -> None:
+    # Fair dice vouch for nothing if the record around them changed: a dropped last roll
+    # leaves every remaining outcome fair, another winner touches no outcome at all.
+    fair = FairSeed(SECRET, (*SEEDS, "ab" * 8))
+    game = Game(PRESETS["dudo"], 3, chance=fair.chance())
+    while not game.is_over:
+        game.push(game.legal_actions(game.to_move)[-1])
+    players = [PlayerInfo("Ana"), PlayerInfo("Bo"), PlayerInfo("Cy")]
+    record = record_of(game, players, {"fair": fair.to_json(reveal=True)})
+    code, out = verify_cli(record, tmp_path, "whole")
+    assert code == 0 and out.startswith("fair:") and out.count("\n") == 1, out
+    assert "replaying the actions gives the recorded result" in out
+
+    dropped = json.loads(json.dumps(record))
+    last = len(dropped["chance"]) - 1
+    dropped["chance"].pop()
+    code, out = verify_cli(dropped, tmp_path, "dropped")
+    assert code == 1 and out.startswith("NOT consistent: replaying"), out
+    assert f"chance[{last}] is missing: the game needs one more" in out, out
+    code, out = verify_cli(dropped, tmp_path, "dropped-es", "es")
+    assert code == 1 and "NO es coherente" in out and f"falta chance[{last}]" in out, out
+    code, out = verify_cli(dropped, tmp_path, "dropped-it", "it")
+    assert code == 1 and "NON coerente" in out and f"manca chance[{last}]" in out, out
+
+    winner = game.winner
+    assert winner is not None
+    other = (winner + 1) % 3
+    changed = json.loads(json.dumps(record))
+    changed["result"]["winner"] = other
+    code, out = verify_cli(changed, tmp_path, "winner")
+    assert code == 1 and "NOT fair" not in out, out  # the dice are still the committed ones
+    said = f"{players[other].name} (players[{other}])"
+    found = f"{players[winner].name} (players[{winner}])"
+    assert f"result.winner: the record says {said} won, but the game ends with {found}" in out
+    code, out = verify_cli(changed, tmp_path, "winner-es", "es")
+    assert code == 1 and f"ganó {said}" in out, out
+    code, out = verify_cli(changed, tmp_path, "winner-it", "it")
+    assert code == 1 and f"vittoria di {found}" in out, out
+
+    # An action the rules refuse: the engine's words; and both kinds of fault at once.
+    illegal = json.loads(json.dumps(record))
+    illegal["actions"][0]["action"] = "call"  # the opener must bid
+    roll = illegal["chance"][-1]["roll"]
+    roll[0] = roll[0] % 6 + 1
+    code, out = verify_cli(illegal, tmp_path, "illegal")
+    assert code == 1 and out.startswith("NOT fair: 1 difference\n"), out
+    assert "NOT consistent" in out and "the replay stops: actions[0]" in out, out

@@ -3,7 +3,7 @@ any client seed is taken, the seats' seeds are locked when the game starts, the 
 frame and no HTTP answer until the game is over and then in the table and the record, a rematch
 commits to a new secret, a restart mid-game keeps the commitment and the dice (SQLite and
 PostgreSQL), and ``dudo verify`` accepts every finished game of the run and rejects a record
-with one altered die or a wrong secret."""
+with one altered die or a wrong secret, or whose last roll was dropped or winner changed."""
 
 from __future__ import annotations
 
@@ -262,6 +262,21 @@ def test_dudo_verify_accepts_every_finished_game_and_rejects_tampering(
     wrong["meta"]["fair"]["secret"] = "00" * 32
     code, out = verify(wrong, tmp_path, "wrong-secret")
     assert code == 1 and "the commitment is " + record["meta"]["fair"]["commitment"] in out, out
+    # The dice all fair, the record around them not: the last roll dropped, another winner.
+    dropped = json.loads(json.dumps(record))
+    last = len(dropped["chance"]) - 1
+    dropped["chance"].pop()
+    code, out = verify(dropped, tmp_path, "dropped")
+    assert code == 1 and out.startswith("NOT consistent: "), out
+    assert f"chance[{last}] is missing" in out, out
+    code, out = verify(dropped, tmp_path, "dropped-it", "it")
+    assert code == 1 and f"manca chance[{last}]" in out, out
+    changed = json.loads(json.dumps(record))
+    winner = changed["result"]["winner"]
+    changed["result"]["winner"] = (winner + 1) % len(changed["players"])
+    code, out = verify(changed, tmp_path, "winner", "es")
+    assert code == 1 and out.startswith("NO es coherente: "), out
+    assert "result.winner: el registro dice que ganó" in out and f"(players[{winner}])" in out
     # A record without fair-dice data cannot be vouched for.
     del wrong["meta"]["fair"]
     code, out = verify(wrong, tmp_path, "no-fair")

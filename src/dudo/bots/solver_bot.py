@@ -10,6 +10,11 @@ round so far (a node of the round's tree). It then draws its action from the boo
 strategy there. Under ``oblige_visibility=obliger_chooses`` it picks the obliging round's
 visibility with the better game value in the book.
 
+The book is the one for the rules in play, or one whose positions stand for theirs (the
+``liars-dice`` book of 5 dice each serves a game of 2, 3 or 4: :mod:`dudo.solver.book_key`).
+Where spot-on depends on the start total, a game begun with more players uses it only at
+positions where that makes no difference.
+
 Anything else (more players, a position or rules the book does not cover, a view that does
 not match the book's tree) is left to the probability player, so the bot always plays a
 legal action.
@@ -26,6 +31,7 @@ from dudo.engine.errors import DudoError
 from dudo.engine.rules import ObligeVisibility
 from dudo.engine.view import PlayerView
 from dudo.solver.book import Book, find_book
+from dudo.solver.book_key import serves, start_fits
 from dudo.solver.position import Position
 from dudo.solver.round import MoveKind, move_action
 
@@ -120,8 +126,11 @@ class SolverBot:
     # ----------------------------------------------------------------------- the book
 
     def _book_for(self, view: PlayerView) -> Book | None:
+        """The book whose positions stand for this game's, or None."""
+        if not start_fits(view.rules, view.start_total, sum(view.dice_counts)):
+            return None  # the book's spot-on limits, solved for a game begun heads-up, differ
         if self.book is not None:
-            return self.book
+            return self.book if serves(self.book.rules, view.rules) else None
         return find_book(view.rules)
 
     def _from_book(self, view: PlayerView) -> list[tuple[Action, float]] | None:

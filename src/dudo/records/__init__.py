@@ -13,7 +13,9 @@ the result and free-form ``meta`` data.
   :func:`parse_record` does the same for JSON data already loaded.
 - :func:`replay` rebuilds the game from the recorded chance (a
   :class:`~dudo.engine.ScriptedChance` without fallback) and pushes every action, checking
-  each; :func:`replay_steps` does it one action at a time.
+  each; :func:`replay_steps` does it one action at a time. A chance outcome missing or left
+  over, or a result other than the replay's, is a :class:`ReplayMismatch` (a RecordError
+  with a code and numbers, for messages in other languages).
 
 :class:`JsonChecks` (with :func:`show_value` and :func:`canonical_action`) are the shape
 checks of JSON read from outside, shared with the bot protocol; :func:`strict_json` reads
@@ -38,7 +40,7 @@ from dudo.records._model import (
     Setup,
 )
 from dudo.records._read import loads_record, parse_record, parse_rules, read_record, strict_json
-from dudo.records._replay import Replay, ReplayStep, replay, replay_steps
+from dudo.records._replay import Replay, ReplayMismatch, ReplayStep, replay, replay_steps
 from dudo.records._write import dumps_record, game_record, record_of, setup_of, write_record
 
 __all__ = [
@@ -52,6 +54,7 @@ __all__ = [
     "RecordError",
     "RecordedAction",
     "Replay",
+    "ReplayMismatch",
     "ReplayStep",
     "Result",
     "Setup",

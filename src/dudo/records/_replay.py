@@ -23,6 +23,18 @@ from dudo.records._model import Record
 from dudo.records._read import parse_record
 
 
+class ReplayMismatch(RecordError):
+    """A record whose chance outcomes or result are not what replaying its actions gives:
+    ``code`` names the kind (``chance_missing``, ``chance_unused``, ``result_missing``,
+    ``winner``, ``rounds``, ``result_early``) and ``fields`` its numbers, so that a reader
+    can word it in its own language; the message says it in English."""
+
+    def __init__(self, message: str, code: str, **fields: int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.fields = fields
+
+
 class ReplayStep(NamedTuple):
     """One replayed action: its position in ``actions``, who acted, the action as pushed (an
     out-of-turn call is ``Call(by=player)``) and the events it caused."""
@@ -59,9 +71,12 @@ class _RecordChance:
     def _problem(self, index: int, kind: ChanceKind, size: int, exc: ChanceError) -> RecordError:
         need = f"the game needs {_outcome_text(ChanceOutcome(kind, (0,) * size))} {self.context}"
         if index >= len(self.outcomes):
-            return RecordError(
+            return ReplayMismatch(
                 f"chance[{index}]: missing: {need}, but the record has only "
-                f"{len(self.outcomes)} chance outcomes"
+                f"{len(self.outcomes)} chance outcomes",
+                "chance_missing",
+                index=index,
+                total=len(self.outcomes),
             )
         have = self.outcomes[index]
         if have.kind == kind and len(have.values) == size:  # a bad value (in a hand-made Record)
@@ -191,31 +206,45 @@ class Replay:
         game, record = self.game, self.record
         used, total = self._chance.used, len(record.chance)
         if used < total:
-            raise RecordError(
+            raise ReplayMismatch(
                 f"chance[{used}]: not used: the game drew only {used} of the record's "
-                f"{total} chance outcomes"
+                f"{total} chance outcomes",
+                "chance_unused",
+                index=used,
+                total=total,
             )
-        result = record.result
-        if game.winner is not None:
+        result, winner, rounds = record.result, game.winner, game.round_number
+        if winner is not None:
             if result is None:
-                raise RecordError(
-                    f"result: null, but the replay ends with player {game.winner} winning "
-                    f"in round {game.round_number}"
+                raise ReplayMismatch(
+                    f"result: null, but the replay ends with player {winner} winning "
+                    f"in round {rounds}",
+                    "result_missing",
+                    replayed=winner,
+                    rounds=rounds,
                 )
-            if result.winner != game.winner:
-                raise RecordError(
+            if result.winner != winner:
+                raise ReplayMismatch(
                     f"result.winner: the record says player {result.winner} won, but the "
-                    f"replay ends with player {game.winner} winning"
+                    f"replay ends with player {winner} winning",
+                    "winner",
+                    recorded=result.winner,
+                    replayed=winner,
                 )
-            if result.rounds != game.round_number:
-                raise RecordError(
+            if result.rounds != rounds:
+                raise ReplayMismatch(
                     f"result.rounds: the record says {result.rounds} rounds, but the replay "
-                    f"plays {game.round_number}"
+                    f"plays {rounds}",
+                    "rounds",
+                    recorded=result.rounds,
+                    replayed=rounds,
                 )
         elif result is not None:
-            raise RecordError(
+            raise ReplayMismatch(
                 f"result: the record says player {result.winner} won, but the game is not "
-                "over after the last action"
+                "over after the last action",
+                "result_early",
+                recorded=result.winner,
             )
 
 

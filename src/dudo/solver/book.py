@@ -17,13 +17,13 @@ without payoffs, and the strategy is loaded when first asked for and cached).
 
 Books live in ``$DUDO_HOME/strategies`` (else the user data folder's ``strategies``) and in
 the folder ``books`` shipped inside this package; a book's folder is named by
-:func:`rules_id`, a short hash of its rules. :func:`find_book` looks in that order.
+:func:`rules_id`, a short hash of its rules. :func:`find_book` looks in that order, for a
+book of exactly the rules in play, then for one whose positions stand for theirs
+(:mod:`dudo.solver.book_key`: a game of fewer dice each where dice never rise).
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import json
 import logging
 import math
@@ -41,6 +41,8 @@ import platformdirs
 from dudo.engine import DudoError, Game, Rules
 from dudo.engine.rules import PRESETS, from_mapping
 from dudo.solver.abstract_strategy import AbstractStrategy
+from dudo.solver.book_key import book_id
+from dudo.solver.book_key import rules_id as rules_id  # named here by its callers
 from dudo.solver.cfr import Strategy
 from dudo.solver.evaluate import evaluate
 from dudo.solver.game import Abstraction, Budget, GameSolver, Progress, _key, starting_positions
@@ -65,10 +67,6 @@ BOOK_FILE = "book.json"
 #: Environment variable naming the program's data folder (books go in ``strategies/``).
 HOME_ENV = "DUDO_HOME"
 
-#: Options that cannot change a heads-up round or what follows it: left out of
-#: :func:`rules_id`, so a book serves every table that differs from it only in these.
-SEATING_OPTIONS = ("seating", "direction", "min_players", "max_players")
-
 #: How many bytes of loaded rounds and strategies a book keeps (the least recently used
 #: go first, but the last one asked for always stays). A whole-tree 2v1 round of six-sided
 #: dice takes about 120 MB, a 5v5 abstract round 26 MB, the shipped liars-dice book up to
@@ -76,15 +74,6 @@ SEATING_OPTIONS = ("seating", "direction", "min_players", "max_players")
 CACHE_BYTES = 1024 * 2**20
 
 Reporter = Callable[[str], None]
-
-
-@functools.lru_cache(maxsize=64)
-def rules_id(rules: Rules) -> str:
-    """A short stable name for ``rules``: 12 hex digits of the SHA-256 of its options
-    (except :data:`SEATING_OPTIONS`) as sorted JSON."""
-    options = {k: v for k, v in rules.to_dict().items() if k not in SEATING_OPTIONS}
-    text = json.dumps(options, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 def book_root() -> Path:
@@ -110,16 +99,22 @@ _OPENED_LOCK = threading.Lock()
 
 
 def find_book(rules: Rules, roots: Sequence[Path] | None = None) -> Book | None:
-    """The book for ``rules`` (the folder :func:`rules_id` in the first of ``roots``,
-    default :func:`book_roots`, that has one), or None.
+    """The book for ``rules``, or None: the folder :func:`rules_id` (a book built for
+    exactly these rules), else the folder :func:`~dudo.solver.book_key.book_id` (a book whose
+    positions stand for these rules' ones, such as the ``liars-dice`` book of 5 dice each for
+    a game of 3), each in the first of ``roots`` (default :func:`book_roots`) that has it.
 
     Opened books are cached (one per folder, reopened when its ``book.json`` changes), so
     asking on every move is cheap. A book folder that exists but is broken raises
     :class:`SolverError`.
     """
-    name = rules_id(rules)
-    for root in book_roots() if roots is None else roots:
-        folder = root / name
+    folders = [
+        root / name
+        for name in dict.fromkeys((rules_id(rules), book_id(rules)))
+        for root in (book_roots() if roots is None else roots)
+    ]
+    for folder in folders:
+        name = folder.name
         try:
             stamp = (folder / BOOK_FILE).stat().st_mtime_ns
         except OSError:
