@@ -226,7 +226,7 @@ def call_values(
     """The counterfactual value for ``player`` of the call at every node (0 at the root):
     the opponent's reach of the call times the payoff matrix of its bid and caller.
     ``matrices`` is :func:`call_matrices` of the player's payoffs. ``out`` may be
-    ``opponent_reach`` itself (each block is read before it is written)."""
+    ``opponent_reach`` itself (each run of rows is read before it is written)."""
     h_other, h_player = matrices.shape[2], matrices.shape[3]
     padded = h_player < out.shape[1]
     buffer = product_buffer(round_, opponent_reach)
