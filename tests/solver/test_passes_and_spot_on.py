@@ -156,11 +156,21 @@ def test_values_in_a_cycle_settle_with_sweeps() -> None:
         Budget(target=1e-3),
         abstraction=Abstraction(whole_tree_dice=1, iterations=200, samples=50_000),
     )
-    solver.value(Position((2, 2)))
-    assert solver.estimated  # 1 v 1 and 2 v 1 wait on each other through spot-on
+    # 2 v 2 comes back to itself through a right spot-on. Its value is near 0, so the
+    # default first estimate (0) would leave only sampling noise to see; the worst estimate
+    # a value can have (-1) pulls the first solve off by about 0.009 instead.
+    start = Position((2, 2)).canonical()
+    solver.estimates[start] = -1.0
+    solver.value(start)
+    assert solver.estimated == {start}
     changes = solver.refine(4)
     assert len(changes) == 4
-    assert changes[-1] < 0.02 and changes[-1] < changes[0]
+    # The value is sampled (50,000 deals from a fixed seed, standard error ~0.0009) from a
+    # float32 solve whose last bits vary with the CPU's BLAS kernels, so the changes are
+    # compared with the noise, not with each other: the first is above 5 standard errors
+    # (0.0087 to 0.0095 seen on three kernels), the last below (at most 0.0013 seen).
+    noise = 5 * solver.abstract_rounds[start].strategy.value_error
+    assert changes[0] > noise > changes[-1]
 
 
 def test_the_hard_bot_plays_a_book_with_spot_on(tmp_path: Path) -> None:

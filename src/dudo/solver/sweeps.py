@@ -28,6 +28,14 @@ BLOCK = 1 << 15
 several numpy passes of a fused update run over data still in the cache (a 2v2 layer is
 tens of MB; a block is 128 kB in float32) and main memory is read and written once."""
 
+PRODUCT_ROWS = 1024
+"""Rows per matrix product in :func:`call_values`, counted from each layer's first row.
+BLAS may round a row of a product differently with the number of rows it is given
+(OpenBLAS's Haswell and Zen kernels do for odd counts; numpy hands a single row to another
+routine), so the products are cut in the same runs whatever :data:`BLOCK` is: the
+iterates then do not depend on the block size, bit for bit, on any CPU (the other passes
+are elementwise, and add into each parent in the same order)."""
+
 
 class Fold(Enum):
     """How the player's own decisions fold child values into a node's value."""
@@ -44,6 +52,16 @@ def block_buffer(round_: Round, like: Array, slot: int = 0) -> Array:
     found = round_.buffers.get(key)
     if found is None:
         found = round_.buffers[key] = np.empty((rows, like.shape[1]), like.dtype)
+    return found
+
+
+def product_buffer(round_: Round, like: Array) -> Array:
+    """The work array of :func:`call_values`: :data:`PRODUCT_ROWS` rows shaped like
+    ``like``'s."""
+    key = (f"{like.dtype.str}/product{PRODUCT_ROWS}", like.shape[1])
+    found = round_.buffers.get(key)
+    if found is None:
+        found = round_.buffers[key] = np.empty((PRODUCT_ROWS, like.shape[1]), like.dtype)
     return found
 
 
@@ -208,14 +226,14 @@ def call_values(
     """The counterfactual value for ``player`` of the call at every node (0 at the root):
     the opponent's reach of the call times the payoff matrix of its bid and caller.
     ``matrices`` is :func:`call_matrices` of the player's payoffs. ``out`` may be
-    ``opponent_reach`` itself (each block is read before it is written)."""
+    ``opponent_reach`` itself (each run of rows is read before it is written)."""
     h_other, h_player = matrices.shape[2], matrices.shape[3]
     padded = h_player < out.shape[1]
-    width = out.shape[1]
-    buffer = block_buffer(round_, opponent_reach)
+    buffer = product_buffer(round_, opponent_reach)
     for layer in round_.layers:
         matrix = matrices[layer.bid, layer.actor]
-        for rows, _ in blocks(layer, width):
+        for start in range(layer.start, layer.stop, PRODUCT_ROWS):
+            rows = slice(start, min(start + PRODUCT_ROWS, layer.stop))
             x = buffer[: rows.stop - rows.start, :h_other]
             if layer.actor != player:  # the opponent calls here: times their call probability
                 np.multiply(opponent_reach[rows, :h_other], sigma_call[rows, :h_other], out=x)
