@@ -41,7 +41,7 @@ from typing import Any
 import httpx
 import pytest
 import redis
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
@@ -502,26 +502,62 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
+def forget_players(context: BrowserContext) -> None:
+    """Delete the players the pages of ``context`` made (any server they are on)."""
+    with contextlib.suppress(Exception):  # a context already closed, a server already stopped
+        for origin in context.storage_state()["origins"]:
+            for item in origin["localStorage"]:
+                if item["name"] == "dudo.player.key":
+                    httpx.delete(
+                        f"{origin['origin']}/api/players/me",
+                        headers={"Authorization": f"Player {item['value']}"},
+                        trust_env=False,
+                        timeout=5.0,
+                    )
+
+
 @pytest.fixture(autouse=True)
-def pages_keep_no_names(request: pytest.FixtureRequest) -> Iterator[None]:
-    """After a browser test, the players its pages made are deleted: a page's player takes the
-    first name typed there ("Ana"), and a registered player's name is refused to everyone else,
-    so on a server the tests share it would be refused to the API tests that come after."""
-    yield
+def pages_keep_no_names(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    """The players a browser test's pages made are deleted when their context closes, or at
+    the test's end: a page's player takes the first name typed there ("Ana"), and a registered
+    player's name is refused to everyone else, so on a server the tests share it would be
+    refused to the API tests that come after."""
     if "browser" not in request.fixturenames:
+        yield
         return
     browser: Browser = request.getfixturevalue("browser")
+    real_new_context = browser.new_context
+
+    def new_context(*args: Any, **kwargs: Any) -> BrowserContext:
+        context = real_new_context(*args, **kwargs)
+        real_close = context.close
+
+        def close(*close_args: Any, **close_kwargs: Any) -> None:
+            forget_players(context)
+            real_close(*close_args, **close_kwargs)
+
+        monkeypatch.setattr(context, "close", close)
+        return context
+
+    def new_page(*args: Any, **kwargs: Any) -> Page:
+        # Browser.new_page makes a context of its own, closed with the page.
+        page = new_context(*args, **kwargs).new_page()
+        real_page_close = page.close
+
+        def close(*close_args: Any, **close_kwargs: Any) -> None:
+            real_page_close(*close_args, **close_kwargs)
+            page.context.close()
+
+        monkeypatch.setattr(page, "close", close)
+        return page
+
+    monkeypatch.setattr(browser, "new_context", new_context)
+    monkeypatch.setattr(browser, "new_page", new_page)
+    yield
     for context in browser.contexts:
-        with contextlib.suppress(Exception):  # a context the test closed, a server it stopped
-            for origin in context.storage_state()["origins"]:
-                for item in origin["localStorage"]:
-                    if item["name"] == "dudo.player.key":
-                        httpx.delete(
-                            f"{origin['origin']}/api/players/me",
-                            headers={"Authorization": f"Player {item['value']}"},
-                            trust_env=False,
-                            timeout=5.0,
-                        )
+        forget_players(context)
 
 
 def tap_if_ready(page: Page, selector: str) -> bool:

@@ -181,7 +181,8 @@ def test_every_page_works_under_the_content_security_policy(
             time.sleep(0.1)
 
     # A spectator's view of another table mid-game.
-    other = new_table(shared_server, seats=2, bots=["easy"], bot_seconds=5)
+    # Another host: the page's player holds the name "Ana" now.
+    other = new_table(shared_server, name="Cy", seats=2, bots=["easy"], bot_seconds=5)
     host_post(shared_server, other["code"], "start", other["token"])
     visit(page, f"{shared_server.url}/t/{other['code']}")
     expect(page.locator("main#table-main")).to_have_attribute("data-status", "playing")

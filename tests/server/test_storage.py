@@ -189,6 +189,7 @@ def test_migrations_run_on_an_existing_database(db_url: str) -> None:
             "chat_settings",
             "players",
             "player_codes",
+            "player_devices",
             "ratings",
             "rating_history",
             "game_players",

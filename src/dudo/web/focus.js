@@ -82,7 +82,10 @@ export function typingIn(node) {
  * is open. True when it moved. */
 export function focusTurn(target) {
   if (!usable(target) || typingIn(document.activeElement) || overlayOpen()) return false;
-  target.focus();
+  // The page stays where the person left it: the turn's controls are laid out to be in view,
+  // and a turn met on loading the page comes while its layout still moves (a scroll then
+  // would stay, hiding the top of the page).
+  target.focus({ preventScroll: true });
   return true;
 }
 
