@@ -288,10 +288,12 @@ def test_signing_out_with_a_password_needs_it_and_keeps_sign_in_working(
 # ----------------------------------------------------------------------------- the burst
 
 
-def raw_logins(server: LiveServer, count: int) -> list[socket.socket]:
+def raw_logins(
+    server: LiveServer, count: int, password: object = "wrong guess"
+) -> list[socket.socket]:
     """``count`` sign-ins sent at once, each on its own connection (plain sockets: the test
     process spends next to nothing sending them, so the pings measure the server)."""
-    body = json.dumps({"name": "Ana", "password": "wrong guess"}).encode()
+    body = json.dumps({"name": "Ana", "password": password}).encode()
     request = (
         f"POST /api/players/login HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: application/json\r\n"
         f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
@@ -320,7 +322,14 @@ def answer_of(s: socket.socket) -> tuple[int, str, str]:
 def test_a_burst_of_sign_ins_leaves_the_tables_playing(live_server: ServerFactory) -> None:
     """250 sign-ins at once: argon2 runs in one thread, at most 16 checks wait, the rest are
     refused at once (429 ``passwords_busy`` with Retry-After), and a table's ping answers in
-    under 100 ms at the 99th percentile meanwhile."""
+    under 100 ms at the 99th percentile meanwhile.
+
+    The ping is measured against a peer: a second server on the same machine, pinged in turn
+    with the first, that gets the same 250 requests at the same moment, each refused before
+    any hashing (a password that is not text). What the machine's other work and the requests'
+    own reading cost slows both alike (on a 2-core machine beside another test worker, tens
+    of milliseconds); what the password checks cost the first server's tables is the
+    difference."""
     server = live_server(
         args=[
             *TEST_ARGS,
@@ -335,31 +344,36 @@ def test_a_burst_of_sign_ins_leaves_the_tables_playing(live_server: ServerFactor
             ),
         ]
     )
+    peer = live_server(args=[*TEST_ARGS, *limit_args(frame_rate=1000, frame_burst=1000)])
     with_password(server, "Ana")
-    bo = new_player(server, "Bo")
-    table = new_table_as(server, bo["key"])
-    with Player(server, table["code"], table["token"], name="pinger") as pinger:
+    tables = [new_table_as(s, new_player(s, "Bo")["key"], name="Bo") for s in (server, peer)]
+    with (
+        Player(server, tables[0]["code"], tables[0]["token"], name="pinger") as pinger,
+        Player(peer, tables[1]["code"], tables[1]["token"], name="peer") as peer_pinger,
+    ):
 
-        def ping() -> float:
+        def ping(player: Player) -> float:
             start = time.perf_counter()
-            pinger.send({"type": "ping"})
-            pinger.until(lambda f: f["type"] == "pong", "pong")
+            player.send({"type": "ping"})
+            player.until(lambda f: f["type"] == "pong", "pong")
             return time.perf_counter() - start
 
-        def pings(seconds: float) -> list[float]:
+        def pings(seconds: float) -> tuple[list[float], list[float]]:
             start = time.monotonic()
-            rtts: list[float] = []
+            mine: list[float] = []
+            peers: list[float] = []
             while time.monotonic() - start < seconds:
-                rtts.append(ping())
+                mine.append(ping(pinger))
+                peers.append(ping(peer_pinger))
                 time.sleep(0.01)
-            return sorted(rtts)
+            return sorted(mine), sorted(peers)
 
-        # The machine's own noise first (a shared CI box), over as long as the burst takes.
-        calm = pings(3.0)
         sockets = raw_logins(server, 250)
+        peer_sockets = raw_logins(peer, 250, password=250)
         # While the checks run: 16 at most waiting, about 0.15 s each.
-        busy_rtts = pings(3.0)
+        busy_rtts, peer_rtts = pings(3.0)
         answers = [answer_of(s) for s in sockets]
+        assert {answer_of(s)[0] for s in peer_sockets} == {422}
     statuses = [a[0] for a in answers]
     busy = [a for a in answers if a[0] == 429]
     assert statuses.count(401) + len(busy) == 250, statuses
@@ -367,12 +381,12 @@ def test_a_burst_of_sign_ins_leaves_the_tables_playing(live_server: ServerFactor
     assert busy and all(code == "passwords_busy" and int(wait) >= 1 for _s, code, wait in busy), (
         busy[:3]
     )
-    calm_p99, p99 = percentile(calm, 0.99), percentile(busy_rtts, 0.99)
-    print(f"ping p99 {calm_p99 * 1000:.0f} ms calm, {p99 * 1000:.0f} ms during the burst")
-    # Under 100 ms, above what the machine's own load gives a calm server.
-    assert p99 < 0.1 + calm_p99, (
-        f"ping p99 {p99 * 1000:.0f} ms during the burst (calm: {calm_p99 * 1000:.0f} ms; "
-        f"max {busy_rtts[-1] * 1000:.0f} ms)"
+    p99, peer_p99 = percentile(busy_rtts, 0.99), percentile(peer_rtts, 0.99)
+    print(f"ping p99 {p99 * 1000:.0f} ms during the burst, {peer_p99 * 1000:.0f} ms at the peer")
+    # Without the pool, the checks held the loop: p50 139-683 ms, max 0.56-2.8 s.
+    assert p99 < 0.1 + peer_p99, (
+        f"ping p99 {p99 * 1000:.0f} ms during the burst (the peer's: "
+        f"{peer_p99 * 1000:.0f} ms; max {busy_rtts[-1] * 1000:.0f} ms)"
     )
 
 
