@@ -9,7 +9,7 @@ Run by hand (not a test), after building the book (``dudo solve-game --rules dud
 ``min_recall`` bids (the book's ``min_recall``, :data:`dudo.solver.book.PLAY_RECALL` when it
 was built), else its lookahead. For each position and each ``--recall`` given as the
 bot's ``min_recall`` (99: the lookahead everywhere beyond the whole-tree rounds), a local best
-response plays ``--games`` rounds against it (:func:`dudo.solver.exploit.lbr`, half in each
+response plays ``--games`` rounds against it (:func:`dudo.exploit.lbr`, half in each
 seat), and the table gives its mean payoff a round with a 95% interval: a lower bound on how
 exploitable ``hard`` is there. The book is the one ``hard`` finds for the rules
 (``$DUDO_HOME/strategies``).
@@ -24,8 +24,8 @@ import time
 
 from dudo.bots.hard import HardBot
 from dudo.engine import preset
+from dudo.exploit import lbr
 from dudo.solver.book import find_book
-from dudo.solver.exploit import lbr
 from dudo.terminal.exploit import parse_position
 
 

@@ -32,8 +32,9 @@ from dudo.arena import ArenaConfig, ArenaResult, run_arena
 from dudo.bots.hard import LookaheadBot
 from dudo.engine import preset
 from dudo.engine.rules import rules_from_settings
+from dudo.exploit import BotQuery, lbr
 from dudo.solver import Position, build_round
-from dudo.solver.exploit import BotQuery, exact_exploitability, lbr
+from dudo.solver.exploit import exact_exploitability
 
 EXACT = (
     ("liars-dice", (), (1, 1)),

@@ -1,8 +1,9 @@
 """The package's parts depend inward, toward the engine (README, "Layout").
 
-Every ``import`` of every module under ``src/dudo/`` is read (function-level imports included)
-and checked against :data:`ALLOWED`: which other parts each part may import. The engine imports
-no other part, nothing below the interfaces imports a terminal, web or database library, and a
+The allowances form no cycle: no part depends, even through others, on a part that depends
+on it. Every ``import`` of every module under ``src/dudo/`` is read (function-level imports
+included) and checked against :data:`ALLOWED`: which other parts each part may import. The
+engine imports no other part, nothing below the interfaces imports a terminal, web or database library, and a
 part that starts importing one further out fails here with the module and the import named.
 """
 
@@ -27,15 +28,28 @@ ALLOWED: dict[str, frozenset[str]] = {
     "cup": frozenset({"engine"}),
     "probability": frozenset({"engine"}),
     "web": frozenset(),  # the browser client's files, and where they are
-    # bots play from the solver's books, and the solver measures bots' exploitability
+    # bots play from the solver's books; the solver knows no bots
     "bots": frozenset({"engine", "notation", "probability", "records", "solver"}),
-    "solver": frozenset({"engine", "bots"}),
+    "solver": frozenset({"engine"}),
+    # bots' exploitability: the solver's best responses to what bots play
+    "exploit": frozenset({"engine", "bots", "solver"}),
     "odds": frozenset({"engine", "probability"}),
     "review": frozenset({"engine", "bots", "odds"}),
     "research": frozenset({"engine", "bots"}),
     "arena": frozenset({"engine", "bots", "records"}),
     "terminal": frozenset(
-        {"engine", "notation", "records", "cup", "probability", "bots", "solver", "odds", "review"}
+        {
+            "engine",
+            "notation",
+            "records",
+            "cup",
+            "probability",
+            "bots",
+            "solver",
+            "exploit",
+            "odds",
+            "review",
+        }
     ),
     "server": frozenset(
         {"engine", "notation", "records", "cup", "probability", "bots", "solver", "odds", "review"}
@@ -48,7 +62,18 @@ INTERFACE_LIBRARIES = frozenset(
     {"rich", "typer", "fastapi", "starlette", "uvicorn", "sqlalchemy", "redis", "prometheus_client"}
 )
 CORE = frozenset(
-    {"engine", "notation", "records", "cup", "probability", "bots", "solver", "odds", "review"}
+    {
+        "engine",
+        "notation",
+        "records",
+        "cup",
+        "probability",
+        "bots",
+        "solver",
+        "exploit",
+        "odds",
+        "review",
+    }
 )
 
 
@@ -68,6 +93,45 @@ def imports(path: Path) -> Iterator[tuple[int, str]]:
 
 
 MODULES = sorted(p for p in PACKAGE.rglob("*.py") if part_of(p) in ALLOWED)
+
+
+def cycle_in(allowed: dict[str, frozenset[str]]) -> list[str] | None:
+    """A cycle of parts each allowed to import the next (first part repeated at the end)."""
+    done: set[str] = set()
+
+    def walk(part: str, path: list[str]) -> list[str] | None:
+        if part in path:
+            return [*path[path.index(part) :], part]
+        if part in done:
+            return None
+        for target in sorted(allowed.get(part, frozenset())):
+            found = walk(target, [*path, part])
+            if found is not None:
+                return found
+        done.add(part)
+        return None
+
+    for part in sorted(allowed):
+        found = walk(part, [])
+        if found is not None:
+            return found
+    return None
+
+
+def test_parts_form_no_cycle() -> None:
+    # A cycle would make two parts one: neither could be read, tested or replaced alone.
+    cycle = cycle_in(ALLOWED)
+    assert cycle is None, "the parts import each other in a cycle: " + " -> ".join(cycle or [])
+
+
+def test_a_cycle_is_found() -> None:
+    assert cycle_in({"a": frozenset({"b"}), "b": frozenset({"c"}), "c": frozenset({"a"})}) == [
+        "a",
+        "b",
+        "c",
+        "a",
+    ]
+    assert cycle_in({"a": frozenset({"b"}), "b": frozenset()}) is None
 
 
 def test_every_part_is_listed() -> None:

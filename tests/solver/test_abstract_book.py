@@ -11,6 +11,7 @@ import pytest
 
 from dudo.bots.solver_bot import SolverBot
 from dudo.engine import Bid, Game, preset
+from dudo.exploit import BotQuery, book_strategy, exact_from_strategy
 from dudo.solver import Position, Round, SolverError, build_round
 from dudo.solver.abstract_strategy import (
     AbstractStrategy,
@@ -27,13 +28,7 @@ from dudo.solver.abstraction import (
 )
 from dudo.solver.book import Book, solve_book
 from dudo.solver.evaluate import evaluate
-from dudo.solver.exploit import (
-    BotQuery,
-    ExactResult,
-    book_strategy,
-    exact_exploitability,
-    exact_from_strategy,
-)
+from dudo.solver.exploit import ExactResult, exact_exploitability
 from dudo.solver.game import Abstraction, Budget
 
 RULES = preset("liars-dice", faces=3, dice_per_player=2)

@@ -19,7 +19,7 @@ or ``cmd:COMMAND`` for an outside program speaking the JSON-lines protocol
 (:mod:`dudo.bots.protocol`). The numpy-based levels are imported on first use. The built-in
 bots also say how they play: ``policy(view)`` gives the probability of every action
 ``choose`` may return (:class:`PolicyBot`, :func:`policy_of`), which exact exploitability
-reads (:mod:`dudo.solver.exploit`).
+reads (:mod:`dudo.exploit`).
 :mod:`dudo.bots.match` is the loop that lets bots play a game.
 """
 

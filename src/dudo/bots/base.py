@@ -27,7 +27,7 @@ class Bot(Protocol):
 class PolicyBot(Protocol):
     """A bot that can say how it plays: ``policy(view)`` is the probability of every action
     ``choose(view)`` may return (those with positive probability, summing to 1). Exact
-    exploitability (:mod:`dudo.solver.exploit`) reads a bot's strategy through it."""
+    exploitability (:mod:`dudo.exploit`) reads a bot's strategy through it."""
 
     name: str
 
