@@ -240,6 +240,35 @@ def test_games_at_the_round_cap_are_reported_unfinished(tmp_path: Path) -> None:
     assert (out / "results.png").read_bytes().startswith(PNG_SIGNATURE)
 
 
+def test_without_matplotlib_the_run_skips_the_chart_with_a_notice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """matplotlib is the ``plots`` extra: when it cannot be imported (a None in sys.modules
+    makes ``import matplotlib`` fail), the games, records and summary are all there, exit 0,
+    and one line says what to install instead of a chart."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    out = tmp_path / "no-plots"
+    screen = io.StringIO()
+    code = arena_command(
+        bots=["easy", "random"],
+        games=2,
+        rules="liars-dice",
+        settings=[],
+        players=None,
+        dice=1,
+        seed=4,
+        workers=1,
+        out=out,
+        ray_address=None,
+        console=Console(file=screen, width=200),
+    )
+    assert code == 0
+    check_run(out, games=2, players=2, chart=False)
+    text = screen.getvalue()
+    assert "No chart: it needs matplotlib, pip install 'dudo[plots]'" in text
+    assert "Chart:" not in text and "Summary:" in text
+
+
 def test_heads_up_run(heads_up_run: tuple[Path, str]) -> None:
     out, stdout = heads_up_run
     summary = check_run(out, games=24, players=2)

@@ -152,3 +152,39 @@ def test_imports_point_inward(path: Path) -> None:
         elif top in INTERFACE_LIBRARIES and part in CORE:
             wrong.append(f"line {line}: {module} (an interface library, in {part})")
     assert not wrong, f"{path.relative_to(PACKAGE)}: " + "; ".join(wrong)
+
+
+#: Libraries of the optional extras (pyproject) and the only modules that may import them, each
+#: inside the function that needs it: ``pip install -e .`` and ``dudo serve`` go without them.
+EXTRA_LIBRARIES: dict[str, frozenset[str]] = {
+    "matplotlib": frozenset({"arena/chart.py", "solver/plots.py"}),
+}
+
+
+def module_level_imports(tree: ast.Module) -> set[str]:
+    """Top modules imported where the module is loaded (not inside a function)."""
+    found: set[str] = set()
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    nested = {id(n) for f in ast.walk(tree) if isinstance(f, functions) for n in ast.walk(f)}
+    for node in ast.walk(tree):
+        if id(node) in nested:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name.partition(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module is not None and node.level == 0:
+            found.add(node.module.partition(".")[0])
+    return found
+
+
+def test_extras_are_imported_only_where_used_and_lazily() -> None:
+    wrong = []
+    for path in PACKAGE.rglob("*.py"):
+        name = path.relative_to(PACKAGE).as_posix()
+        used = {module.partition(".")[0] for _, module in imports(path)} & set(EXTRA_LIBRARIES)
+        for library in sorted(used):
+            if name not in EXTRA_LIBRARIES[library]:
+                wrong.append(f"{name} imports {library} (only {sorted(EXTRA_LIBRARIES[library])})")
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for library in sorted(module_level_imports(tree) & set(EXTRA_LIBRARIES)):
+            wrong.append(f"{name} imports {library} when loaded, not in the function using it")
+    assert not wrong, "; ".join(wrong)

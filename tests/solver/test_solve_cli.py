@@ -255,3 +255,25 @@ def test_bad_input_is_one_error_line_and_writes_nothing(
     assert re.fullmatch(r"error: [^\n]+", output), output
     assert message in output
     assert {p.name: p.stat().st_mtime_ns for p in tmp_path.iterdir()} == before
+
+
+def test_without_matplotlib_the_plot_is_refused_or_left_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """matplotlib is the ``plots`` extra (a None in sys.modules makes its import fail): an
+    asked-for ``--plot`` is refused before any work, naming what to install; the default
+    plot is left out with a note, and the strategy is still solved and written."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.chdir(tmp_path)
+    asked = CliRunner().invoke(app, ["solve", *TUTORIAL, "--iterations", "5", "--plot", "p.png"])
+    assert asked.exit_code == 2, asked.output
+    assert "pip install 'dudo[plots]'" in asked.output
+    assert list(tmp_path.iterdir()) == []
+    default = CliRunner().invoke(app, ["solve", *TUTORIAL, "--iterations", "5", "--out", "s.npz"])
+    assert default.exit_code == 0, default.output
+    assert "no plot: plots need matplotlib: pip install 'dudo[plots]'" in default.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.npz"]
+    evaluated = CliRunner().invoke(app, ["evaluate", "s.npz", "--plot", "h.png"])
+    assert evaluated.exit_code == 2, evaluated.output
+    assert "pip install 'dudo[plots]'" in evaluated.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.npz"]

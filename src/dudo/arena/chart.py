@@ -1,5 +1,8 @@
 """The arena's chart: win rates with 95% intervals against equal strength, ratings and
-decision latency, one panel each, drawn on matplotlib's Agg canvas (no display needed)."""
+decision latency, one panel each, drawn on matplotlib's Agg canvas (no display needed).
+
+matplotlib is the ``plots`` extra, not a dependency of the server's install: it is imported
+only here, when a chart is drawn, and without it the arena skips the chart with a notice."""
 
 from __future__ import annotations
 
@@ -11,6 +14,19 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from dudo.arena.run import ArenaResult
+
+
+#: What the arena prints in place of the chart when matplotlib is not installed.
+CHART_SKIPPED = "No chart: it needs matplotlib, pip install 'dudo[plots]' (or pass --no-chart)."
+
+
+def chart_missing() -> str | None:
+    """None when the chart can be drawn, else the notice that says what to install."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return CHART_SKIPPED
+    return None
 
 
 def chart_title(result: ArenaResult) -> str:

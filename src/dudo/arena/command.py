@@ -171,6 +171,8 @@ def show_result(result: ArenaResult, console: Console) -> None:
         console.print(Text(f"Summary: {result.summary_path}"), soft_wrap=True)
     if result.chart_path is not None:
         console.print(Text(f"Chart: {result.chart_path}"), soft_wrap=True)
+    if result.chart_note is not None:
+        console.print(Text(result.chart_note, style="yellow"), soft_wrap=True)
 
 
 def _points(value: float | None) -> str:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dudo.arena.chart import chart_missing
 from dudo.arena.pairs import PAIRING_NOTE, PairedResult, paired_result
 from dudo.arena.setup import ArenaConfig, ArenaError, ArenaPlan, plan
 from dudo.arena.stats import LatencyStats, Rating, latency_stats, rate_games, wilson_interval
@@ -110,6 +111,7 @@ class ArenaResult:
     summary_path: Path | None
     chart_path: Path | None
     paired: PairedResult | None = None  # with --common-deals
+    chart_note: str | None = None  # why no chart was drawn though one was asked for
 
     @property
     def unfinished(self) -> tuple[int, ...]:
@@ -415,6 +417,9 @@ def run_plan(checked: ArenaPlan, *, progress: ProgressHook | None = None) -> Are
     finally:
         stream.close()
     outcomes.sort(key=lambda o: o.number)
+    wants_chart = out is not None and config.chart
+    # The numbers are the point of a run: a missing plotting library only costs the chart.
+    chart_note = chart_missing() if wants_chart else None
     result = ArenaResult(
         plan=checked,
         outcomes=tuple(outcomes),
@@ -423,8 +428,9 @@ def run_plan(checked: ArenaPlan, *, progress: ProgressHook | None = None) -> Are
         error=error,
         seconds=time.perf_counter() - started,
         summary_path=None if out is None else out / "summary.json",
-        chart_path=None if out is None or not config.chart else out / "results.png",
+        chart_path=None if out is None or not wants_chart or chart_note else out / "results.png",
         paired=paired(checked, outcomes),
+        chart_note=chart_note,
     )
     if result.summary_path is not None:
         _write_json(result.summary_path, result.to_dict())

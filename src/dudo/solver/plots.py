@@ -2,7 +2,8 @@
 iterations and against wall time, drawn from a run's :class:`~dudo.solver.store.History`.
 
 Drawn with matplotlib's Agg canvas directly (no pyplot, no display, no global state) and
-written atomically like the other solver files.
+written atomically like the other solver files. matplotlib is the ``plots`` extra: it is
+imported only when a plot is drawn, and :func:`plots_missing` says what to install.
 """
 
 from __future__ import annotations
@@ -14,6 +15,19 @@ from dudo.solver.store import History, atomic_file
 
 #: File types the plot can be written as, by suffix.
 PLOT_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+
+
+#: Why a convergence plot cannot be drawn without the ``plots`` extra, and what to install.
+PLOTS_MISSING = "plots need matplotlib: pip install 'dudo[plots]'"
+
+
+def plots_missing() -> str | None:
+    """None when plots can be drawn, else :data:`PLOTS_MISSING`."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return PLOTS_MISSING
+    return None
 
 
 def plot_format(path: Path) -> str:

@@ -107,6 +107,7 @@ class SolvePlan:
     checkpoint_every: float
     resume: bool
     game_book: Path | None = None
+    plot_note: str | None = None  # why the default plot is not drawn
 
 
 def _check_writable(path: Path, what: str) -> None:
@@ -138,7 +139,7 @@ def plan_solve(
     game_book: Path | None = None,
 ) -> SolvePlan:
     """Check every option of ``dudo solve`` (raising DudoError) without writing anything."""
-    from dudo.solver.plots import plot_format
+    from dudo.solver.plots import plot_format, plots_missing
 
     rules = build_rules(rules_name, settings)
     position = Position((dice[0], dice[1]))
@@ -160,12 +161,20 @@ def plan_solve(
         iterations = DEFAULT_ITERATIONS
     if out is None:
         out = Path(default_stem(rules_name, rules, position) + ".npz")
+    asked_plot = plot is not None and plot_enabled
     if plot is None and plot_enabled:
         plot = out.with_suffix(".png")
     if not plot_enabled:
         plot = None
     if plot is not None:
         plot_format(plot)
+    # Without the plots extra an asked-for plot is refused before any work; the default
+    # one is left out with a note, as the strategy is what a solve is for.
+    plot_note = plots_missing() if plot is not None else None
+    if plot_note is not None:
+        if asked_plot:
+            raise SolverError(f"--plot {plot}: {plot_note} (or leave out --plot)")
+        plot, plot_note = None, f"no plot: {plot_note} (or pass --no-plot)"
     if resume and checkpoint is None:
         raise SolverError("--resume needs --checkpoint FILE (the checkpoint to continue)")
     if game_book is not None:
@@ -195,6 +204,7 @@ def plan_solve(
         checkpoint_every=checkpoint_every,
         resume=resume,
         game_book=game_book,
+        plot_note=plot_note,
     )
 
 
@@ -467,6 +477,8 @@ def _run(
     console.print(Text(f"strategy: {plan.out} ({_size(plan.out)})"), soft_wrap=True)
     if plan.plot is not None:
         console.print(Text(f"plot: {plan.plot}"), soft_wrap=True)
+    if plan.plot_note is not None:
+        console.print(Text(plan.plot_note, style="yellow"), soft_wrap=True)
     if plan.checkpoint is not None:
         console.print(
             Text(f"checkpoint: {plan.checkpoint} ({_size(plan.checkpoint)})"), soft_wrap=True
@@ -487,11 +499,14 @@ def _title(round_: Round, algorithm: str) -> str:
 def evaluate_command(file: Path, plot: Path | None, console: Console) -> int:
     """Load a strategy file (or a checkpoint: its average strategy), evaluate it exactly and
     print the results; ``plot`` draws the stored convergence history. Returns the exit code."""
-    from dudo.solver.plots import plot_format, plot_history
+    from dudo.solver.plots import plot_format, plot_history, plots_missing
 
     try:
         if plot is not None:
             plot_format(plot)
+            missing = plots_missing()
+            if missing is not None:
+                raise SolverError(f"--plot {plot}: {missing} (or leave out --plot)")
             _check_writable(plot, "--plot")
             if plot.resolve() == file.resolve():
                 raise SolverError("--plot would overwrite the file being evaluated")
