@@ -1,0 +1,111 @@
+"""The size of the parts: no module of ``src/`` (Python or the web client's JavaScript) over
+800 lines, no Python function over 80.
+
+A module or function already over its limit is listed below with its present size as a ceiling:
+it may shrink (then lower its ceiling, or drop it once under the limit) but never grow, and
+nothing new joins the list. The engine's ``game.py`` (one core type, as python-chess's board)
+and the string tables of ``terminal/texts.py`` are the lasting exceptions; the others are
+to be split along their concerns.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+MODULE_LINES = 800
+FUNCTION_LINES = 80
+
+#: Modules over the limit, with the most lines each may have.
+MODULE_CEILINGS = {
+    "dudo/engine/game.py": 1288,
+    "dudo/terminal/texts.py": 1174,
+    "dudo/server/cluster.py": 871,
+    "dudo/server/storage.py": 2077,
+    "dudo/server/tables.py": 2218,
+    "dudo/terminal/play.py": 941,
+    "dudo/web/table.js": 1173,
+}
+
+#: Functions over the limit ("module:qualified name"), with the most lines each may have.
+FUNCTION_CEILINGS = {
+    "dudo/cli.py:arena": 92,
+    "dudo/engine/batch.py:BatchGame._end_round": 86,
+    "dudo/engine/game.py:Game.from_view": 88,
+    "dudo/server/app.py:create_app": 116,
+    "dudo/server/run.py:serve_command": 111,
+    "dudo/server/storage.py:Store.profile": 144,
+    "dudo/server/tables.py:Table.__init__": 81,
+    "dudo/solver/abstraction.py:AbstractSolver.__init__": 83,
+    "dudo/solver/book.py:solve_book": 86,
+    "dudo/solver/round.py:call_payoffs": 109,
+    "dudo/solver/round.py:build_round": 114,
+    "dudo/terminal/exploit.py:_measure": 90,
+    "dudo/terminal/solve.py:plan_solve": 86,
+    "dudo/terminal/solve.py:_run": 121,
+    "dudo/terminal/solve.py:solve_game_command": 104,
+}
+
+
+def modules() -> list[Path]:
+    return sorted((SRC / "dudo").rglob("*.py"))
+
+
+def sources() -> list[Path]:
+    return sorted([*modules(), *(SRC / "dudo").rglob("*.js")])
+
+
+def name_of(path: Path) -> str:
+    return path.relative_to(SRC).as_posix()
+
+
+def functions(path: Path) -> dict[str, int]:
+    """Each function of a module by its qualified name, with its length in lines."""
+    found: dict[str, int] = {}
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                name = prefix + child.name
+                assert child.end_lineno is not None
+                found[name] = child.end_lineno - child.lineno + 1
+                visit(child, name + ".")
+            elif isinstance(child, ast.ClassDef):
+                visit(child, prefix + child.name + ".")
+            else:
+                visit(child, prefix)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")), "")
+    return found
+
+
+def test_no_module_is_over_its_limit() -> None:
+    over = []
+    for path in sources():
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        ceiling = MODULE_CEILINGS.get(name_of(path), MODULE_LINES)
+        if lines > ceiling:
+            over.append(f"{name_of(path)}: {lines} lines (at most {ceiling})")
+    assert not over, "split by concern instead: " + "; ".join(over)
+
+
+def test_no_function_is_over_its_limit() -> None:
+    over = []
+    for path in modules():
+        for name, lines in functions(path).items():
+            key = f"{name_of(path)}:{name}"
+            ceiling = FUNCTION_CEILINGS.get(key, FUNCTION_LINES)
+            if lines > ceiling:
+                over.append(f"{key}: {lines} lines (at most {ceiling})")
+    assert not over, "; ".join(over)
+
+
+def test_the_ceilings_name_what_exists() -> None:
+    """A ceiling for a module or function that is gone, or back under the limit, is dropped:
+    the lists show only what is still to be split."""
+    sizes = {name_of(p): len(p.read_text(encoding="utf-8").splitlines()) for p in sources()}
+    stale = [m for m, _ in MODULE_CEILINGS.items() if sizes.get(m, 0) <= MODULE_LINES]
+    lengths = {f"{name_of(p)}:{n}": lines for p in modules() for n, lines in functions(p).items()}
+    stale += [f for f in FUNCTION_CEILINGS if lengths.get(f, 0) <= FUNCTION_LINES]
+    assert not stale, f"drop these ceilings: {stale}"
