@@ -32,7 +32,7 @@ from dudo.server.routes import cups, games, lobby, ops, pages, players, ratings,
 from dudo.server.routes.pages import WEB_DIR
 from dudo.server.storage import Store
 from dudo.server.tables import Hall
-from dudo.server.wire import dumps
+from dudo.server.wire import error_frame
 
 
 class _BodyTooLarge(BaseException):
@@ -158,9 +158,8 @@ class LimitSockets:
                 refused = Refused(
                     ErrorCode.RATE_LIMITED, str(exc), 429, None, count=exc.retry_after
                 )
-                error = {"type": "error", "message": str(exc), **refused.to_json()}
                 await send({"type": "websocket.accept"})
-                await send({"type": "websocket.send", "text": dumps(error)})
+                await send({"type": "websocket.send", "text": error_frame(refused)})
                 await send({"type": "websocket.close", "code": 4429})
             return
         self.metrics.connections.inc()

@@ -33,7 +33,7 @@ from dudo.server.storage import (
     seats_table,
 )
 from dudo.server.tables import Hall, SeatKind
-from dudo.server.wire import dumps
+from dudo.server.wire import error_frame
 
 #: The header a browser sends its device id in.
 DEVICE_HEADER = "x-dudo-device"
@@ -214,7 +214,7 @@ async def rekey_live(hall: Hall, player_id: str, seats: SeatHashes) -> None:
                     ErrorCode.UNAUTHORIZED,
                     "this seat's player signed out other devices: this seat token no longer works",
                 )
-                client.send(dumps({"type": "error", "message": str(refused), **refused.to_json()}))
+                client.send(error_frame(refused))
                 client.end(SIGNED_OUT)
 
 

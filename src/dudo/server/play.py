@@ -22,7 +22,7 @@ from dudo.server.hints import HINT_FRAMES, answer_hint
 from dudo.server.limits import Guard, Limits, RateLimited
 from dudo.server.retry import RETRY_CLOSE, close_reason
 from dudo.server.tables import ActionRefused, Hall, SeatKind, Table
-from dudo.server.wire import PROTOCOL_VERSION, BadMessage, dumps, parse_frame
+from dudo.server.wire import PROTOCOL_VERSION, BadMessage, dumps, error_frame, parse_frame
 
 router = APIRouter()
 
@@ -124,10 +124,8 @@ class Connection:
         """An error frame: the English message, and the code and parameters a client words.
         ``refused_frame`` (sent as ``for``) names the type of the frame refused, for frames a
         client may want to tell apart from a refused move (the hints)."""
-        frame = {"type": "error", "message": str(exc), **exc.to_json()}
-        if refused_frame is not None:
-            frame["for"] = refused_frame
-        self.send(dumps(frame))
+        extra = {} if refused_frame is None else {"for": refused_frame}
+        self.send(error_frame(exc, **extra))
 
     def within_rate(self) -> bool:
         now = time.monotonic()
@@ -184,31 +182,17 @@ async def play(websocket: WebSocket, code: str) -> None:
         table = await find_table(hall, guard, address, code)
     except RateLimited as exc:
         await websocket.send_text(
-            dumps(
-                {
-                    "type": "error",
-                    "message": str(exc),
-                    **Refused(
-                        ErrorCode.RATE_LIMITED, str(exc), 429, None, count=exc.retry_after
-                    ).to_json(),
-                }
-            )
+            error_frame(Refused(ErrorCode.RATE_LIMITED, str(exc), 429, None, count=exc.retry_after))
         )
         await websocket.close(code=4429)
         return
     except Refused as exc:  # a 503: the database or Redis down, the table moving
-        await websocket.send_text(dumps({"type": "error", "message": str(exc), **exc.to_json()}))
+        await websocket.send_text(error_frame(exc))
         await websocket.close(code=RETRY_CLOSE, reason=close_reason(exc))
         return
     if table is None:
         await websocket.send_text(
-            dumps(
-                {
-                    "type": "error",
-                    "message": f"there is no table {code!r}",
-                    **Refused(ErrorCode.NO_TABLE, "", table=code[:12]).to_json(),
-                }
-            )
+            error_frame(Refused(ErrorCode.NO_TABLE, f"there is no table {code!r}", table=code[:12]))
         )
         await websocket.close(code=4404)
         return

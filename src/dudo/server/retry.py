@@ -10,7 +10,7 @@ from starlette.types import Message, Receive, Send
 
 from dudo.server.errors import ErrorCode, Refused
 from dudo.server.storage import FencedOut, StoreUnavailable
-from dudo.server.wire import dumps
+from dudo.server.wire import dumps, error_frame
 
 #: "Try Again Later" (RFC 6455): the close code of a socket whose table cannot be served now.
 RETRY_CLOSE = 1013
@@ -43,10 +43,9 @@ def close_reason(refused: Refused) -> str:
 def retry_messages(refused: Refused) -> list[Message]:
     """The ASGI messages that answer a WebSocket handshake with ``refused``: accept it, send
     the error frame, close with :data:`RETRY_CLOSE`."""
-    frame = {"type": "error", "message": str(refused), **refused.to_json()}
     return [
         {"type": "websocket.accept"},
-        {"type": "websocket.send", "text": dumps(frame)},
+        {"type": "websocket.send", "text": error_frame(refused)},
         {"type": "websocket.close", "code": RETRY_CLOSE, "reason": close_reason(refused)},
     ]
 

@@ -156,6 +156,12 @@ VIEWER_FIELDS = frozenset(
 )
 
 
+def error_frame(refused: Refused, **extra: str) -> str:
+    """The error frame of a refusal: the English message, and the code and parameters a
+    client words (``extra``: more fields, e.g. ``for``, the type of the frame refused)."""
+    return dumps({"type": "error", "message": str(refused), **refused.to_json(), **extra})
+
+
 def dumps(message: dict[str, Any]) -> str:
     """``message`` as compact JSON text that can always be sent as UTF-8.
 
