@@ -778,20 +778,32 @@ class Table:
                 raise rated_kick()  # a kick would place the person last: theirs to choose
             # A kicked player's seat in a game is played by a bot until the game ends.
             stored = seat.as_stand_in() if in_game else seat.as_open()
-            left = self._left(self.players.index(index), True) if in_game else None
-            await self.hall.answer(self.hall.store.save_seat, self.code, stored, KEEP_HOST, left)
-            self._cancel_grace(seat)
-            seat.take(stored)
-            if in_game:
-                self.bots[self.players.index(index)] = self._make_bot(STAND_IN_LEVEL)
-                self._stand_in(self.players.index(index))
-            for client in self.seat_clients.pop(index, set()):
-                client.seat = None  # the kicked player's connections go on watching
-                self.spectators += 1
-            self._changed()
+            player = self.players.index(index) if in_game else None
+            await self._vacate(seat, stored, KEEP_HOST, player)
             self.broadcast_table()
             self.schedule()
             self.broadcast()
+
+    async def _vacate(
+        self, seat: Seat, stored: StoredSeat, host: int | None, stand_in: int | None
+    ) -> None:
+        """Someone else gives up a person's seat (a kick, the account deleted): it becomes
+        ``stored`` (open, or a stand-in's), the host role goes to ``host`` (or stays, with
+        KEEP_HOST), ``stand_in``: the engine player a bot now plays for, who left the game.
+        The person's connections go on watching."""
+        left = None if stand_in is None else self._left(stand_in, True)
+        await self.hall.answer(self.hall.store.save_seat, self.code, stored, host, left)
+        self._cancel_grace(seat)
+        seat.take(stored)
+        if host != KEEP_HOST:
+            self._take_host(host)
+        if stand_in is not None:
+            self.bots[stand_in] = self._make_bot(STAND_IN_LEVEL)
+            self._stand_in(stand_in)
+        for client in self.seat_clients.pop(seat.seat, set()):
+            client.seat = None
+            self.spectators += 1
+        self._changed()
 
     async def start(self) -> None:
         async with self.lock:
@@ -903,27 +915,17 @@ class Table:
             host = self.host
             if seat.seat == host:
                 host = self._next_host(seat.seat, connected_only=False)
+            stand_in = None
             if in_game:
                 # Named as any bot: the deleted player's name is not shown on for them.
                 stored = replace(
                     seat.as_stand_in(), name=bot_name(self.seats, seat.seat), player_id=None
                 )
-                player = self.players.index(seat.seat)
-                left = self._left(player, True) if seat.kind is SeatKind.HUMAN else None
+                if seat.kind is SeatKind.HUMAN:  # else a stand-in plays it already
+                    stand_in = self.players.index(seat.seat)
             else:
-                stored, left = seat.as_open(), None
-            await self.hall.answer(self.hall.store.save_seat, self.code, stored, host, left)
-            self._cancel_grace(seat)
-            was_human = seat.kind is SeatKind.HUMAN
-            seat.take(stored)
-            self._take_host(host)
-            if in_game and was_human:
-                self.bots[player] = self._make_bot(STAND_IN_LEVEL)
-                self._stand_in(player)
-            for client in self.seat_clients.pop(seat.seat, set()):
-                client.seat = None  # the connections go on watching
-                self.spectators += 1
-            self._changed()
+                stored = seat.as_open()
+            await self._vacate(seat, stored, host, stand_in)
             self.arm_fill()
             self.broadcast_table()
             self.schedule()
