@@ -787,10 +787,8 @@ class Table:
     async def _vacate(
         self, seat: Seat, stored: StoredSeat, host: int | None, stand_in: int | None
     ) -> None:
-        """Someone else gives up a person's seat (a kick, the account deleted): it becomes
-        ``stored`` (open, or a stand-in's), the host role goes to ``host`` (or stays, with
-        KEEP_HOST), ``stand_in``: the engine player a bot now plays for, who left the game.
-        The person's connections go on watching."""
+        """A person's seat is given up by a kick or a deleted account: it becomes ``stored``, the
+        host role goes to ``host`` (KEEP_HOST: stays), a bot plays on for ``stand_in``."""
         left = None if stand_in is None else self._left(stand_in, True)
         await self.hall.answer(self.hall.store.save_seat, self.code, stored, host, left)
         self._cancel_grace(seat)
