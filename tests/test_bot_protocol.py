@@ -54,7 +54,7 @@ from dudo.engine import (
 )
 from dudo.engine.events import EVENT_TYPES
 
-PROTOCOL_DOC = Path(__file__).parents[1] / "src" / "dudo" / "bots" / "PROTOCOL.md"
+PROTOCOL_DOC = Path(__file__).parents[1] / "docs" / "bot-protocol.md"
 README = Path(__file__).parents[1] / "README.md"
 
 # Presets and house rules whose views differ in shape: obliging rounds (open, closed,
@@ -612,4 +612,4 @@ def test_the_protocol_document_examples_are_valid() -> None:
 def test_the_readme_points_to_the_protocol() -> None:
     readme = README.read_text(encoding="utf-8")
     assert "`dudo bot-server`" in readme
-    assert "src/dudo/bots/PROTOCOL.md" in readme
+    assert "docs/bot-protocol.md" in readme

@@ -881,9 +881,7 @@ def test_record_type_round_trip() -> None:
 
 
 def test_the_example_in_format_md_replays() -> None:
-    doc = (Path(__file__).parent.parent / "src" / "dudo" / "records" / "FORMAT.md").read_text(
-        encoding="utf-8"
-    )
+    doc = (Path(__file__).parent.parent / "docs" / "record-format.md").read_text(encoding="utf-8")
     start = doc.index("```json\n") + len("```json\n")
     example = doc[start : doc.index("```", start)]
     record = read_record(example)

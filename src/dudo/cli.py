@@ -541,7 +541,7 @@ def bot_server(
     ] = "easy",
     seed: Annotated[int | None, typer.Option(help="Seed of the bot's randomness.")] = None,
 ) -> None:
-    """Run a bot behind the JSON-lines protocol on stdin/stdout (see bots/PROTOCOL.md)."""
+    """Run a bot behind the JSON-lines protocol on stdin/stdout (see docs/bot-protocol.md)."""
     from dudo.bots.bot_server import bot_server_command
 
     raise typer.Exit(bot_server_command(bot, seed))

@@ -60,7 +60,7 @@ RATE = 20.0
 #: Moves a fuzzing seat may really play per game table: few, so no game can end.
 REAL_MOVES = 5
 ANSWER_SECONDS = 30.0
-#: The close codes of PROTOCOL.md a fuzzed connection may see (1011 would be a server fault).
+#: The close codes of docs/protocol.md a fuzzed connection may see (1011 would be a server fault).
 DOCUMENTED_CLOSES = {1000, 1008, 1009}
 #: Error codes the table gives (after the frame itself was accepted).
 TABLE_ERRORS = {

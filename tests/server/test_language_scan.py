@@ -301,7 +301,7 @@ def test_no_english_reaches_a_spanish_or_italian_page(scan: Scan) -> None:
     assert not scan.problems, f"English on the {lang} pages:\n" + "\n".join(scan.problems)
 
 
-#: A value for every parameter a code may carry (PROTOCOL.md, "Error codes").
+#: A value for every parameter a code may carry (docs/protocol.md, "Error codes").
 SAMPLE_PARAMS = {
     "player": "Ana", "bid": "3x4", "new": "3x4", "standing": "3x5", "face": 4, "faces": 6,
     "dice": "4,4", "order": "1x1 < 1x2", "action": "banana", "name": "Bo", "level": "x",

@@ -312,7 +312,7 @@ def event_data(seq: int, event: Event) -> Json:
 
 
 def check_counted(where: str, revealed: Json) -> None:
-    """PROTOCOL.md: ``counted[p][i]`` tells whether die i of hand p counted for the bid (null
+    """docs/protocol.md: ``counted[p][i]`` tells whether die i of hand p counted for the bid (null
     for a doubted pass): flags over the revealed hands, no dice of their own."""
     counted: Any = revealed.get("counted")
     if revealed["bid"] is None:

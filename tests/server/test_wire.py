@@ -1,7 +1,7 @@
 """The wire format in-process: frames parsed by :func:`parse_frame` either come back checked
 or raise :class:`BadMessage`, whatever the client sends; what :func:`dumps` makes can always
 be sent; a connection whose sending fails closes with a documented code instead of going deaf;
-and PROTOCOL.md documents every error and close code the server uses."""
+and docs/protocol.md documents every error and close code the server uses."""
 
 from __future__ import annotations
 
@@ -320,8 +320,8 @@ def test_every_error_and_close_code_is_documented() -> None:
     errors, closes = codes_in_source()
     assert {"bad_message", "not_standing_in", "no_table"} <= errors, "the scan finds codes"
     assert {1008, 1011, 4404} <= closes, "the scan finds close codes"
-    doc = (SERVER_DIR / "PROTOCOL.md").read_text(encoding="utf-8")
+    doc = (SERVER_DIR.parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
     for code in sorted(errors):
-        assert f"`{code}`" in doc, f"error code {code!r} is not in PROTOCOL.md"
+        assert f"`{code}`" in doc, f"error code {code!r} is not in docs/protocol.md"
     for close in sorted(closes | {1009}):
         assert re.search(rf"^\| `{close}` \|", doc, re.M), f"close code {close} not documented"

@@ -109,7 +109,7 @@ def make_bot(name: str, rng: random.Random, *, timeout: float | None = None) -> 
 
     ``cmd:COMMAND ARGS`` (split like a shell would, ``NAME=value`` settings first allowed:
     :func:`~dudo.bots.external.split_command`) is a bot played by that program through
-    the JSON-lines protocol (:class:`~dudo.bots.external.ExternalBot`, ``bots/PROTOCOL.md``),
+    the JSON-lines protocol (:class:`~dudo.bots.external.ExternalBot`, ``docs/bot-protocol.md``),
     which has ``timeout`` seconds for each decision (None: the driver's default).
     An unknown name raises :class:`DudoError` listing the available bots.
     """

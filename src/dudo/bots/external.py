@@ -1,5 +1,6 @@
 """A bot that is another program: :class:`ExternalBot` runs a command and plays through it
-with the JSON-lines protocol (``PROTOCOL.md``), so any language can play wherever our bots do.
+with the JSON-lines protocol (``docs/bot-protocol.md``), so any language can play wherever our
+bots do.
 
 Every way the program can fail (it does not start, exits, is late, writes something that is
 not an answer, answers an error, or an action that is not legal) raises

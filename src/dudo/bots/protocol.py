@@ -1,5 +1,6 @@
 """The JSON-lines bot protocol: a :class:`~dudo.engine.view.PlayerView` as JSON and back, and
-the request and answer messages a driver and a bot exchange (documented in ``PROTOCOL.md``).
+the request and answer messages a driver and a bot exchange (documented in
+``docs/bot-protocol.md``).
 
 :func:`view_to_json` and :func:`view_from_json` are exact inverses: a view read back equals
 the one written. Reading checks everything it reads and raises :class:`ProtocolError` with
@@ -96,7 +97,7 @@ def _round_action_json(player: int, action: Action) -> dict[str, Any]:
 
 
 def view_to_json(view: PlayerView) -> dict[str, Any]:
-    """Every field of ``view`` as JSON-ready values (see ``PROTOCOL.md``, "The view"): the
+    """Every field of ``view`` as JSON-ready values (see ``docs/bot-protocol.md``, "The view"): the
     engine's view fields, with the rules, round actions as objects, the legal actions and the
     view's events."""
     return {

@@ -1,7 +1,7 @@
 """
 Game records: the versioned JSON format, writing, reading and replaying with every action checked.
 
-The format is documented in ``FORMAT.md`` next to this module. In short: a JSON object with
+The format is documented in ``docs/record-format.md``. In short: a JSON object with
 ``format`` ("dudo-record"), ``version`` (1), the full rule option set, the seats, the setup
 of the game, every chance outcome in the order drawn, every action in the canonical notation,
 the result and free-form ``meta`` data.

@@ -15,7 +15,7 @@ VERSION: Final = 1
 
 #: The rule options every version-1 record holds. An option the engine gains later must
 #: default to the behaviour of a game without it; readers give it that default when a
-#: version-1 record does not name it (see FORMAT.md, "Versions").
+#: version-1 record does not name it (see docs/record-format.md, "Versions").
 V1_OPTIONS: Final = (
     "aces_wild",
     "wild_needs_natural",
@@ -154,7 +154,7 @@ class Record:
         return tuple(p.name for p in self.players)
 
     def to_dict(self) -> dict[str, Any]:
-        """The record as JSON-ready data, in the key order of FORMAT.md."""
+        """The record as JSON-ready data, in the key order of docs/record-format.md."""
         out: dict[str, Any] = {"format": FORMAT, "version": self.version}
         if self.preset is not None:
             out["preset"] = self.preset

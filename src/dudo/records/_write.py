@@ -124,7 +124,7 @@ def record_of(
     *,
     preset: str | None = None,
 ) -> dict[str, Any]:
-    """The record of ``game`` as JSON-ready data (see FORMAT.md).
+    """The record of ``game`` as JSON-ready data (see docs/record-format.md).
 
     ``players`` names the seats (default "Player 1", "Player 2", ...); ``meta`` is free-form
     JSON data kept with the record; ``preset`` (or a text ``"preset"`` entry of ``meta``,

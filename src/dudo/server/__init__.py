@@ -10,7 +10,7 @@
 - :mod:`.tables` holds the live tables: seats, the game, bots, timers, stand-ins, broadcasts,
   retries while the database does not answer, and what is let go of.
 - :mod:`.wire` turns engine views and events into the JSON sent to each connection and checks
-  the frames clients send; ``PROTOCOL.md`` documents both.
+  the frames clients send; ``docs/protocol.md`` documents both.
 - :mod:`.storage` keeps tables, games and every accepted action in SQLite or PostgreSQL,
   migrated by Alembic (:mod:`.migrations`), and runs every call off the event loop.
 - :mod:`.cluster` lets several processes serve one site through Redis: each live table has

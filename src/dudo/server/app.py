@@ -226,7 +226,7 @@ def create_app(
             app.state.hashing.close()
 
     # No Swagger page: it runs inline script and a CDN's scripts, which the policy forbids
-    # (and a CDN's script on this origin could read the seat tokens). PROTOCOL.md documents
+    # (and a CDN's script on this origin could read the seat tokens). docs/protocol.md documents
     # the API; /openapi.json describes it for tools.
     app = FastAPI(title="dudo", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.limits = limits
@@ -242,7 +242,7 @@ def create_app(
     security.protect(app)  # last, so outermost: every answer carries the headers
 
     # Every refusal: the English ``detail`` for programs, and ``code`` and ``params`` that a
-    # client words in its own language (PROTOCOL.md, "Error codes").
+    # client words in its own language (docs/protocol.md, "Error codes").
     @app.exception_handler(Refused)
     async def refused(_request: Request, exc: Refused) -> JSONResponse:
         # A 503 passes (the database or Redis down, a table moving): say when to ask again.

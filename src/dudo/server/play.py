@@ -53,7 +53,7 @@ class Connection:
         self.checked = time.monotonic()
         self.strikes = 0
         self.closed = False
-        #: The close code once the connection is finishing (see PROTOCOL.md).
+        #: The close code once the connection is finishing (see docs/protocol.md).
         self.close_code = 1000
         self.writer: asyncio.Task[None] | None = None
         self.ending: asyncio.Task[None] | None = None

@@ -55,7 +55,7 @@ def event_json(seq: int, event: Event, rules: Rules) -> dict[str, Any]:
 def view_json(view: PlayerView, names: list[str], seats: list[int], turn: int) -> dict[str, Any]:
     """The engine's view fields (:func:`~dudo.engine.jsonable.view_fields`) as the wire names
     them (``round``, ``legal``, round actions as pairs), with the table's names and seats, the
-    legal actions split for the client, and the turn count. PROTOCOL.md, "The view"."""
+    legal actions split for the client, and the turn count. docs/protocol.md, "The view"."""
     out = _public_json(view, names, seats, turn)
     out.update(viewer_fields(view))
     _add_legal(out, view.legal_actions)

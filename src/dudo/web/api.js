@@ -1,4 +1,4 @@
-// api.js — fetch helpers for the dudo HTTP API (PROTOCOL.md, "HTTP").
+// api.js — fetch helpers for the dudo HTTP API (docs/protocol.md, "HTTP").
 //
 // A request without a seat token carries this browser's player key (Authorization: Player), so
 // a table created or joined from here is the player's seat.

@@ -1,5 +1,5 @@
 // chat.js — the table's chat panel: messages, quick phrases and emotes, free text, mute, the
-// host's switch (PROTOCOL.md, "Chat").
+// host's switch (docs/protocol.md, "Chat").
 //
 // Everything a person wrote is put on the page with textContent, never as markup: a name or a
 // message holding HTML shows as typed. Quick phrases travel as codes and are worded here in

@@ -1,4 +1,4 @@
-// fair.js — provably fair dice in the browser (scheme "dudo-fair-1", server/PROTOCOL.md).
+// fair.js — provably fair dice in the browser (scheme "dudo-fair-1", docs/protocol.md).
 //
 // At a table: a seated person's page sends its own random client seed (Web Crypto
 // getRandomValues, hex) once it has seen the next game's commitment, and again after a

@@ -8,7 +8,7 @@
 // data-i18n-title. The language <select> is #lang-select on every page.
 //
 // The server says nothing a person reads in words of its own: refusals and reasons come as a
-// code with parameters (PROTOCOL.md, "Error codes"), worded here by wordError()/wordReason()
+// code with parameters (docs/protocol.md, "Error codes"), worded here by wordError()/wordReason()
 // from the keys error.<code> and reason.<code>.
 
 export const LANGUAGES = ["en", "es", "it"];

@@ -2,7 +2,7 @@
 // seat's own view (the standing bid's chance, each face's expected count, any bid of the
 // picker), what the hard bot would play, and after the game the review of the player's
 // riskiest decisions. Nothing here computes odds: the numbers come in `hints`, `suggest` and
-// `review` frames (PROTOCOL.md), and this module words them in the page's language.
+// `review` frames (docs/protocol.md), and this module words them in the page's language.
 //
 // table.js calls:
 //   learnerRender(ctx)  after each render, ctx = {table, view, game, seat, send}

@@ -1,5 +1,5 @@
 // lobby.js — the open public tables on the start page, kept live over /ws/lobby, "Play now",
-// and the create form's public/countdown fields (PROTOCOL.md, "The lobby").
+// and the create form's public/countdown fields (docs/protocol.md, "The lobby").
 //
 // The socket sends `lobby_full` (every card, with a version) once, then `lobby` diffs whose
 // version grows by one each; a gap (a frame missed) means reconnecting for a full list again.

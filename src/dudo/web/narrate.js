@@ -1,4 +1,4 @@
-// narrate.js — engine events (PROTOCOL.md "Events") in words, in the chosen language.
+// narrate.js — engine events (docs/protocol.md "Events") in words, in the chosen language.
 // Used by the table page's feed and reveal, and by the replay.
 
 import { bidNode } from "/static/dice.js";

@@ -1,7 +1,7 @@
 // player.js — this browser's player: made on the first visit, shown in the top bar, and the
 // "you" dialog (rename, one-time code for another device, a code from another device,
 // password, sign in, the player's devices and "sign out other devices", export, delete).
-// PROTOCOL.md, "Players".
+// docs/protocol.md, "Players".
 //
 // The key lives in localStorage "dudo.player.key" (api.js sends it as Authorization: Player
 // with every request that has no seat token, so tables created or joined here are the player's

@@ -2,8 +2,8 @@
 // step shown (a message said after k actions appears from step k on; those said once the game
 // was over, at the last step), both channels, every text put on the page as text.
 //
-// The server sends a game's chat only to those who sat in it (PROTOCOL.md, "Chat"); anyone else
-// gets chat_hidden and reads a note saying so.
+// The server sends a game's chat only to those who sat in it (docs/protocol.md, "Chat");
+// anyone else gets chat_hidden and reads a note saying so.
 //
 // replay.js calls renderReplayChat(messages, step, steps, hidden) after each render.
 //

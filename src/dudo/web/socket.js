@@ -1,4 +1,4 @@
-// socket.js — the table's WebSocket client (PROTOCOL.md, "WebSocket /ws/{code}").
+// socket.js — the table's WebSocket client (docs/protocol.md, "WebSocket /ws/{code}").
 //
 // Opens /ws/<code>, sends `hello` with the seat token and `since` (the last event seq seen of
 // the current game), and reconnects on close with exponential backoff capped at 5 s. It

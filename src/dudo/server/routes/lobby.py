@@ -1,5 +1,5 @@
 """The lobby over HTTP and WebSocket: the list of open public tables, "Play now", and the live
-feed of the list (``/ws/lobby``). PROTOCOL.md, "The lobby", describes the frames."""
+feed of the list (``/ws/lobby``). docs/protocol.md, "The lobby", describes the frames."""
 
 from __future__ import annotations
 
