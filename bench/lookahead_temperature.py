@@ -17,8 +17,8 @@ opponent of the pool on common deals (`dudo arena hard X --common-deals`, seat-s
 on the same dice), 5 dice each, under `liars-dice` and `dudo`, and prints the paired
 difference in points of win rate with its 95% t interval. The pool holds `medium`, the
 `caller` (calls far too often) and the `bluffer` (bids far above its dice), and `hard` at
-T = 0, the deterministic lookahead (the default). The README's Exploitability section has
-the table this measured, and why `hard` stays at T = 0.
+T = 0, the deterministic lookahead (the default). docs/exploitability.md, "Mixing the
+lookahead", has the table this measured, and why `hard` stays at T = 0.
 """
 
 from __future__ import annotations

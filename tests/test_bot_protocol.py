@@ -613,3 +613,6 @@ def test_the_readme_points_to_the_protocol() -> None:
     readme = README.read_text(encoding="utf-8")
     assert "`dudo bot-server`" in readme
     assert "docs/bot-protocol.md" in readme
+    bots = (README.parent / "docs" / "bots.md").read_text(encoding="utf-8")
+    assert "`dudo bot-server`" in bots
+    assert "(bot-protocol.md)" in bots

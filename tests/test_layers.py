@@ -1,4 +1,4 @@
-"""The package's parts depend inward, toward the engine (README, "Layout").
+"""The package's parts depend inward, toward the engine (docs/layout.md).
 
 The allowances form no cycle: no part depends, even through others, on a part that depends
 on it. Every ``import`` of every module under ``src/dudo/`` is read (function-level imports

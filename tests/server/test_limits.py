@@ -110,12 +110,14 @@ def test_unknown_limits_and_bad_values_are_refused_with_the_names(tmp_path: Path
 
 
 def test_every_limit_is_documented_with_its_default() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### Limits") :]
+    page = (ROOT / "docs" / "limits.md").read_text(encoding="utf-8")
+    section = page[page.index("# Limits") :]
     docstring = Limits.__doc__ or ""
     for name in LIMIT_NAMES:
         default = f"{getattr(Limits(), name):g}"
-        assert re.search(rf"\| `{name}` \| {re.escape(default)} \|", section), f"README: {name}"
+        assert re.search(rf"\| `{name}` \| {re.escape(default)} \|", section), (
+            f"docs/limits.md: {name}"
+        )
         assert re.search(rf"``{name}``\s+{re.escape(default)}\s", docstring), f"doc: {name}"
 
 

@@ -1,7 +1,7 @@
 """Rated tables on a real server: what a rated table must be (public, no hints, its preset's own
 rules, players in its seats), a rated game that rates its players and bots once at its end, a
 player who leaves a rated game finishing last, and "Play now" opening rated tables for players.
-The rules of ratings: README.md, "Ratings"."""
+The rules of ratings: docs/ratings.md."""
 
 from __future__ import annotations
 
