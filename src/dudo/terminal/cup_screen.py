@@ -33,7 +33,7 @@ from dudo.cup.storage import (
     save_cup,
     set_aside_corrupt,
 )
-from dudo.terminal.texts import normalize
+from dudo.terminal.commands import normalize
 
 __all__ = [
     "ACTIONS",

@@ -34,12 +34,12 @@ Out-of-turn calls (``cruzado``)
 
 Language
     Everything on the screen is in the chosen language (``--lang``): face names, bids in
-    words, call words, labels, help, hint, review and messages (:mod:`dudo.terminal.texts`).
-    The default name "You" is shown as the language's "you" (Tú, Tu); the record keeps
-    "You". Two things stay as typed on the command line: rule option names and values
-    (``rules``) and bot levels. Why a move is illegal, or typed text no move, is the
-    engine's or the notation's own sentence in English and its code worded in Spanish and
-    Italian (:meth:`_Screen.reason`, :meth:`_Screen.unread`).
+    words, call words, labels, help, hint, review and messages, from the message catalogue
+    the web client shares (:mod:`dudo.terminal.texts`). The default name "You" is shown as
+    the language's "you" (Tú, Tu); the record keeps "You". Two things stay as typed on the
+    command line: rule option names and values (``rules``) and bot levels. Why a move is
+    illegal, or typed text no move, is the engine's or the notation's code worded in the
+    language, as the web client words it (:meth:`_Screen.reason`, :meth:`_Screen.unread`).
 
 End of the game
     When you are eliminated the bots play on with a one-line summary per round until the
@@ -113,9 +113,10 @@ from dudo.engine.view import PlayerView
 from dudo.notation import LANGUAGES, face_name, format_action, parse_action
 from dudo.records import PlayerInfo, write_record
 from dudo.review import REVIEWER, Decision, review
+from dudo.terminal.commands import PlayCommand, normalize, parse_play_command
 from dudo.terminal.narration import Narrator, hand_text, option_text, rules_label
 from dudo.terminal.review import show_hint, show_review
-from dudo.terminal.texts import TEXTS, PlayCommand, normalize, parse_play_command
+from dudo.terminal.texts import counted, has, placeholders, template
 from dudo.terminal.texts import dice as dice_words
 from dudo.terminal.texts import text as message
 
@@ -534,16 +535,14 @@ class _Screen(Narrator):
                 return None
             return self.t("must_choose", choices=self.choice_words())
         if v.standing_bid is None and not _is_bid(action):
-            return self.t("must_bid")
+            return self.t("reason.opener_must_bid_you")
         return None
 
     def unread(self, typed: str, exc: NotationError) -> str:
-        """Why ``typed`` is no bid or call: the notation's own sentence in English, its code
-        worded in another language, with an example in that language where it gives one."""
-        if self.lang == "en":
-            return str(exc)
+        """Why ``typed`` is no bid or call: the notation's code worded in the game's language
+        (``notation.<code>``), with an example in that language where it gives one."""
         if exc.code is None:  # not a reading mistake: say plainly that it is no move
-            return self.t("not_a_move", text=typed)
+            return self.t("notation.not_a_move", text=typed)
         fields: dict[str, object] = dict(exc.params)
         faces = self.rules.faces
         quantity, face = fields.get("quantity"), fields.get("face")
@@ -553,13 +552,11 @@ class _Screen(Narrator):
             fields["example"] = self.say(Bid(5, face))
         else:
             fields["example"] = self.reveal_example()
-        return self.t(f"unread_{exc.code}", **fields)
+        return self.t(f"notation.{exc.code}", **fields)
 
     def illegal(self, action: Action, exc: IllegalActionError) -> str:
-        """Why the engine refused ``action``: its own sentence in English, its reason code
-        worded in another language (:meth:`reason`)."""
-        if self.lang == "en":
-            return str(exc)
+        """Why the engine refused ``action``: its reason code worded in the game's language
+        (:meth:`reason`)."""
         found = exc.args[0] if exc.args else None
         if not isinstance(found, Reason):  # raised without a code: ask the engine again
             found = self.game.problem(action)
@@ -568,9 +565,10 @@ class _Screen(Narrator):
         return self.reason(found)
 
     def reason(self, reason: Reason) -> str:
-        """An engine :class:`Reason` in the game's language, from the ``reason_<code>`` texts.
-        Bids in its parameters are said with their words, a face by name, a player by name
-        (the ``_you`` form for you); a refused raise names both bids, as the engine does."""
+        """An engine :class:`Reason` in the game's language, from the ``reason.<code>`` texts
+        the web client words it with too. Bids in its parameters are said with their words, a
+        face by name, a player by name (the ``_you`` form for you); a refused raise names
+        both bids, and a refused bid the bid, where the reason's words do not."""
         params = reason.params
         fields: dict[str, object] = {}
         for name, value in params.items():
@@ -584,19 +582,18 @@ class _Screen(Narrator):
                 fields[name] = self.name(value)
             else:
                 fields[name] = value
-        key = f"reason_{reason.code}"
+        key = f"reason.{reason.code}"
         count = params.get("count")
         if isinstance(count, int):
-            key += "_one" if count == 1 else "_many"
-        elif params.get("player") == self.you and self.you is not None:
+            key += "_one" if count == 1 else "_other"
+        elif self.you is not None and params.get("player") == self.you and has(key + "_you"):
             key += "_you"
         body = self.t(key, **fields)
-        if "new" in fields and "standing" in fields:
-            return self.t(
-                "reason_raise", new=fields["new"], standing=fields["standing"], reason=body
-            )
-        if "bid" in fields and "{bid}" not in TEXTS["en"][key]:
-            return self.t("reason_bid", bid=fields["bid"], reason=body)
+        named = placeholders(template(self.lang, key))
+        if "new" in fields and "standing" in fields and not named & {"new", "standing"}:
+            return self.t("reason_raise", reason=body, **fields)
+        if "bid" in fields and "bid" not in named:
+            return self.t("reason_bid", reason=body, **fields)
         return body
 
     def said_bid(self, canonical: str) -> str:
@@ -648,10 +645,11 @@ class _Screen(Narrator):
         bots = ", ".join(self.names[1:])
         seed = self.t("intro_seed", seed=self.seed) if self.seed is not None else ""
         self.line(
-            self.t(
-                "intro_bots_one" if n == 2 else "intro_bots_many",
+            counted(
+                self.lang,
+                "intro_bots",
+                n - 1,
                 name=self.names[0],
-                count=n - 1,
                 level=levels,
                 names=bots,
                 lang=self.lang,
@@ -694,7 +692,7 @@ class _Screen(Narrator):
             who = f"{self.name(p):<{self.name_width}}"
             count = v.dice_counts[p]
             if count == 0:
-                self.line(f"{marker} {who}  {self.t('out_short')}", style="dim", indent=4)
+                self.line(f"{marker} {who}  {self.t('game.out')}", style="dim", indent=4)
                 continue
             row = Text(
                 f"{marker} {who}  {dice_words(self.lang, count):<7}",

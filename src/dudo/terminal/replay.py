@@ -184,7 +184,7 @@ def print_replay(record: Record, console: Console, lang: str = "en") -> Game:
             lang,
             "replay_winner",
             name=names[game.winner],
-            rounds=counted(lang, "rounds", game.round_number),
+            rounds=counted(lang, "games.rounds", game.round_number),
             actions=counted(lang, "actions", len(game.history)),
         )
         console.print(Text(won, style="bold"))
