@@ -18,7 +18,7 @@ from dudo.bots import Bot, make_bot
 from dudo.engine import Bid, DudoError, Game, preset
 from dudo.notation import face_name, format_action
 from dudo.records import read_record, replay
-from dudo.terminal import play
+from dudo.terminal import screen
 from dudo.terminal.commands import PLAY_WORDS, PlayCommand, parse_play_command
 from dudo.terminal.play import build_rules, default_record_dir, play_command, play_game
 from dudo.terminal.texts import CATALOGUE, LANGS, template, text
@@ -373,14 +373,14 @@ def test_bots_pause_only_when_output_is_a_terminal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pauses: list[float] = []
-    monkeypatch.setattr("dudo.terminal.play.time.sleep", pauses.append)
+    monkeypatch.setattr("dudo.terminal.screen.time.sleep", pauses.append)
     human = Human(seed=2)
     assert run(human, tmp_path / "piped", seed=2) == 0
     assert pauses == []
     human = Human(["quit", "y"], auto=False)
     human.console = Console(file=human.buffer, width=100, force_terminal=True)
     run(human, tmp_path / "terminal", seed=3)  # three bots act before your first turn
-    assert pauses == [play.BOT_PAUSE] * 3
+    assert pauses == [screen.BOT_PAUSE] * 3
 
 
 # ---------------------------------------------------------------------- options
