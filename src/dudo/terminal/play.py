@@ -259,7 +259,8 @@ def _prepare(
     name: str,
 ) -> _Setup:
     if lang not in LANGUAGES:
-        raise DudoError(f"unknown language {lang!r}; languages are {', '.join(LANGUAGES)}")
+        languages = ", ".join(LANGUAGES)
+        raise DudoError(message("en", "unknown_language", lang=repr(lang), languages=languages))
     rules = build_rules(rules_name, settings)
     if isinstance(players, bool) or not isinstance(players, int) or players < 2:
         raise DudoError(message(lang, "players_too_few", players=repr(players)))
