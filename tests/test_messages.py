@@ -150,6 +150,40 @@ def test_every_key_the_terminal_asks_for_exists() -> None:
     assert not missing, missing
 
 
+#: The fields a way of asking fills in itself.
+IMPLIED = {"about": {"name"}, "counted": {"count"}}
+
+
+def test_the_terminal_fills_every_placeholder_of_what_it_asks_for() -> None:
+    """A message asked for with its fields named gets every one its words use, in every
+    language (a placeholder without a field would show as it is)."""
+    unfilled = []
+    for name, tree in screen_trees():
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or any(k.arg is None for k in node.keywords):
+                continue  # not a call, or its fields are passed on as a whole
+            func = node.func
+            how = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            where = KEY_ARGUMENT.get(how)
+            if how in ("has", "template") or where is None or len(node.args) <= where:
+                continue
+            arg = node.args[where]
+            if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+                continue
+            given = {k.arg for k in node.keywords if k.arg} | IMPLIED.get(how, set())
+            keys = [arg.value]
+            if how == "counted":
+                keys = [f"{arg.value}_one", f"{arg.value}_other"]
+            elif how == "about":
+                keys += [f"{arg.value}_you"] if has(f"{arg.value}_you") else []
+            for lang in LANGS:
+                for key in keys:
+                    missing = placeholders(CATALOGUE[lang][key_of(key)]) - given
+                    if missing:
+                        unfilled.append(f"{name}:{node.lineno} {lang} {key}: {sorted(missing)}")
+    assert not unfilled, unfilled
+
+
 def test_every_key_the_terminal_makes_exists() -> None:
     """The keys the terminal builds from a value (``visibility_{value}``, ``hand.{hand}``)."""
     made = [f"visibility_{v}" for v in ("normal", "closed", "open")]

@@ -75,9 +75,9 @@ def placeholders(message: str) -> set[str]:
 
 
 def fill(message: str, fields: Mapping[str, object]) -> str:
-    """``message`` with each ``{name}`` replaced by ``fields[name]`` (a missing one raises
-    KeyError: a message asks only for what its caller gives)."""
-    return _PLACEHOLDER.sub(lambda m: str(fields[m[1]]), message)
+    """``message`` with each ``{name}`` replaced by ``fields[name]``; a placeholder without a
+    field stays as it is, as ``i18n.js`` leaves it (a screen shows a gap, never a crash)."""
+    return _PLACEHOLDER.sub(lambda m: str(fields[m[1]]) if m[1] in fields else m[0], message)
 
 
 def template(lang: str, key: str) -> str:
