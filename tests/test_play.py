@@ -18,30 +18,22 @@ from dudo.bots import Bot, make_bot
 from dudo.engine import Bid, DudoError, Game, preset
 from dudo.notation import face_name, format_action
 from dudo.records import read_record, replay
-from dudo.terminal import play
+from dudo.terminal import screen
+from dudo.terminal.commands import PLAY_WORDS, PlayCommand, parse_play_command
 from dudo.terminal.play import build_rules, default_record_dir, play_command, play_game
-from dudo.terminal.texts import (
-    LANGS,
-    PLAY_WORDS,
-    TEXTS,
-    PlayCommand,
-    parse_play_command,
-    text,
-)
-from dudo.terminal.texts import (
-    dice as dice_words,
-)
+from dudo.terminal.texts import CATALOGUE, LANGS, template, text
+from dudo.terminal.texts import dice as dice_words
 
 # The screen's labels in every language, so the scripted player can play in any of them.
 _BIDS = re.compile(
     r"\s*(?:"
     + "|".join(
-        re.escape(t[k]) for t in TEXTS.values() for k in ("lowest_raises", "lowest_openings")
+        re.escape(template(lang, k)) for lang in LANGS for k in ("lowest_raises", "lowest_openings")
     )
     + r"): (.*)"
 )
 _OTHERS = re.compile(
-    r"\s*(?:" + "|".join(re.escape(t["or"].split("{")[0]) for t in TEXTS.values()) + r")(.*)"
+    r"\s*(?:" + "|".join(re.escape(template(lang, "or").split("{")[0]) for lang in LANGS) + r")(.*)"
 )
 # The reveal's count line, capturing the face's name and number.
 COUNTS = {
@@ -50,14 +42,14 @@ COUNTS = {
     "it": r"Conteggio \((\w+), [^)]*\): \d+ per \d+x(\d+)",
 }
 CALLS = {"en": "calls", "es": "duda la", "it": "dubita della"}  # the narrated call
-_QUIT_ASKS = tuple(t["quit_ask"][:8] for t in TEXTS.values())
+_QUIT_ASKS = tuple(template(lang, "quit_ask")[:8] for lang in LANGS)
 _CHOICE = re.compile(
     r"\s*(?:"
-    + "|".join(re.escape(t["you_oblige"].split("{")[0]) for t in TEXTS.values())
+    + "|".join(re.escape(template(lang, "you_oblige").split("{")[0]) for lang in LANGS)
     + r")'([^']+)' \w+ '([^']+)'"
 )
 # The out-of-turn question in every language (" out of turn?", " fuera de turno?" ...).
-_OUT_OF_TURN = tuple(t["out_of_turn"].strip() + "?" for t in TEXTS.values())
+_OUT_OF_TURN = tuple(template(lang, "out_of_turn").strip() + "?" for lang in LANGS)
 
 
 class Human:
@@ -252,9 +244,9 @@ def test_every_preset_and_language_plays_to_the_end(tmp_path: Path) -> None:
         )
         out = human.output
         assert code == 0, out[-2000:]
-        assert any(TEXTS[lang][k].split("{")[0] in out for k in ("winner", "winner_you")), out
+        assert any(template(lang, k).split("{")[0] in out for k in ("winner", "winner_you")), out
         for problem in ("not_allowed", "not_understood_short"):
-            assert TEXTS[lang][problem].split("{")[0] not in out, out
+            assert template(lang, problem).split("{")[0] not in out, out
         record = read_record(saved_record(folder))
         assert replay(record).is_over
         assert len(record.players) == players
@@ -286,13 +278,13 @@ def test_mistyped_input_gets_a_message_and_a_new_prompt() -> None:
     assert "Traceback" not in out
     assert "Not understood: 'blah' is not a bid or call" in out
     assert "Not understood: '5x9': there is no face 9 (faces are 1-6)" in out
-    assert re.search(r"Not allowed: 1x2 does not raise \d+x\d+: ", out)
+    assert re.search(r"Not allowed: 1x2 \(one duck\) does not raise \d+x\d+ \([a-z ]+\)\. ", out)
     assert "Type a bid or call, or ? for help." in out
-    assert "Not allowed: there is no open or closed choice to make now" in out
-    assert "Not allowed: there is no pass to doubt" in out
+    assert "Not allowed: There is no open or closed choice to make now." in out
+    assert "Not allowed: There is no pass to doubt." in out
     assert "Not understood: '5/3': unexpected character" in out
     assert "Not understood: '0x3': the quantity must be at least 1" in out
-    assert "Not allowed: reveal-and-reroll is not played under these rules" in out
+    assert "Not allowed: These rules do not let you show dice and re-roll." in out
     assert re.search(r"You may: lowest raises: (\d+x\d+, ){4}\d+x\d+; or call", out)
     # every mistake got a new prompt, then the input ended; nothing was played for you
     assert human.prompts == ["Your move > "] * (len(mistakes) + 1)
@@ -305,8 +297,8 @@ def test_opening_with_a_call_is_explained() -> None:
     with pytest.raises(EOFError):
         play_game(game, bots_for(game), console=human.console, input_fn=human)
     out = human.output
-    assert out.count("Not allowed: you open the round, so you must bid") == 2
-    assert "Not allowed: 7x1: only a player holding one die may open on aces" in out
+    assert out.count("Not allowed: You open the round, so you must bid.") == 2
+    assert "Not allowed: 7x1 (seven aces). Only a player holding one die may open on aces." in out
     assert "Lowest openings: 1x2 (one duck), 1x3 (one train)" in out
     assert not game.history
 
@@ -381,14 +373,14 @@ def test_bots_pause_only_when_output_is_a_terminal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pauses: list[float] = []
-    monkeypatch.setattr("dudo.terminal.play.time.sleep", pauses.append)
+    monkeypatch.setattr("dudo.terminal.screen.time.sleep", pauses.append)
     human = Human(seed=2)
     assert run(human, tmp_path / "piped", seed=2) == 0
     assert pauses == []
     human = Human(["quit", "y"], auto=False)
     human.console = Console(file=human.buffer, width=100, force_terminal=True)
     run(human, tmp_path / "terminal", seed=3)  # three bots act before your first turn
-    assert pauses == [play.BOT_PAUSE] * 3
+    assert pauses == [screen.BOT_PAUSE] * 3
 
 
 # ---------------------------------------------------------------------- options
@@ -654,20 +646,22 @@ def test_play_commands_and_labels_in_the_language(tmp_path: Path, lang: str) -> 
 
 
 def test_every_message_key_exists_in_every_language() -> None:
-    assert set(TEXTS) == set(LANGS)
+    assert set(CATALOGUE) == set(LANGS)
+    mine = {k for k in CATALOGUE["en"] if k.startswith("terminal.")}
+    assert len(mine) > 200  # the terminal's own messages are in the catalogue
     for lang in LANGS:
-        assert set(TEXTS[lang]) == set(TEXTS["en"]), lang
-        for key, template in TEXTS[lang].items():
-            assert template.strip(), (lang, key)  # every key has text in every language
-            fields = set(re.findall(r"\{(\w+)\}", template))
-            # A "you" line may leave the name out ("Pierdes 1 dado"), and a line for none the
-            # count ("no te queda ninguno"), nothing else.
-            english = set(re.findall(r"\{(\w+)\}", TEXTS["en"][key]))
-            spare = {"name"} | ({"count"} if key.endswith("_none") else set())
-            assert fields <= english and english - fields <= spare, (lang, key)
+        assert {k for k in CATALOGUE[lang] if k.startswith("terminal.")} == mine, lang
+        for key in mine:
+            message = CATALOGUE[lang][key]
+            assert message.strip(), (lang, key)  # every key has text in every language
+            # A "you" line says "you" in words ("Pierdes 1 dado", "You lose 1 die"), and a
+            # line for none says none ("no te queda ninguno"): the same fields in every language.
+            fields = set(re.findall(r"\{(\w+)\}", message))
+            assert fields == set(re.findall(r"\{(\w+)\}", CATALOGUE["en"][key])), (lang, key)
     # The counted messages have a form for one and for many.
-    for key in ("known", "unknown", "seen", "left", "left_you", "rounds", "actions"):
-        assert {f"{key}_one", f"{key}_many"} <= set(TEXTS["en"]), key
+    for key in ("known", "unknown", "seen", "left", "left_you", "actions", "intro_bots"):
+        assert {f"terminal.{key}_one", f"terminal.{key}_other"} <= mine, key
+    assert {"games.rounds_one", "games.rounds_other"} <= set(CATALOGUE["en"])
 
 
 def test_command_words_are_unique_and_accent_insensitive() -> None:
@@ -772,7 +766,7 @@ WHOLE_GAME = {
         [
             "Dudo: 3 giocatori, regole dudo\n",
             "Tu contro 2 bot easy: Ana, Beto. Lingua: it. Seme: 2.\n",
-            "Lancio per i posti: Tu 6, Ana 6, Beto 1\n",
+            "Tiro per i posti: Tu 6, Ana 6, Beto 1\n",
             "Nuovo lancio per lo spareggio: Tu 1, Ana 6\n",
             "Ordine di gioco (senso orario): Ana, Tu, Beto\n",
             "Tu: passo (dichiara una mano speciale)\n",
@@ -1009,31 +1003,31 @@ MISTAKES = {
         ["blah", "1x2", "", "abierto", "dudo el paso"],
         [
             "No entendido: 'blah' no es una apuesta ni un dudo. Escribe ? para ayuda.\n",
-            "No permitido: 1x2 (un tonto) no supera 7x2 (siete tontos): la cantidad no puede "
-            "bajar\n",
+            "No permitido: 1x2 (un tonto) no supera 7x2 (siete tontos). La cantidad no puede "
+            "bajar.\n",
             "Escribe una apuesta o un dudo, o ? para ayuda.\n",
-            "No permitido: ahora no hay que elegir entre ronda abierta o cerrada\n",
-            "No permitido: no hay ningún paso que dudar\n",
+            "No permitido: Ahora no hay que elegir entre ronda abierta o cerrada.\n",
+            "No permitido: No hay ningún paso del que dudar.\n",
         ],
         r"Puedes: subidas más bajas: (\d+x\d+, ){4}\d+x\d+; o dudo, paso, calzo\. Escribe \? "
         r"para ayuda\.",
         ["dudo", "paso"],
-        "No permitido: abres la ronda, así que debes apostar\n",
+        "No permitido: Abres la ronda, así que debes apostar.\n",
     ),
     "it": (
         ["blah", "1x2", "", "aperto", "dubito il passo"],
         [
             "Non capito: 'blah' non è una puntata né un dubito. Scrivi ? per aiuto.\n",
-            "Non permesso: 1x2 (un due) non è un rilancio su 7x2 (sette due): la quantità non "
-            "può scendere\n",
+            "Non permesso: 1x2 (un due) non è un rilancio su 7x2 (sette due). La quantità non "
+            "può scendere.\n",
             "Scrivi una puntata o un dubito, o ? per aiuto.\n",
-            "Non permesso: ora non c'è da scegliere tra giro aperto e chiuso\n",
-            "Non permesso: non c'è nessun passo da dubitare\n",
+            "Non permesso: Ora non c'è da scegliere tra giro aperto e chiuso.\n",
+            "Non permesso: Non c'è nessun passo da dubitare.\n",
         ],
         r"Puoi: rilanci più bassi: (\d+x\d+, ){4}\d+x\d+; oppure dubito, passo, calza\. Scrivi "
         r"\? per aiuto\.",
         ["dubito", "passo"],
-        "Non permesso: apri il giro, quindi devi puntare\n",
+        "Non permesso: Apri il giro, quindi devi puntare.\n",
     ),
 }
 

@@ -1,8 +1,8 @@
 """``dudo play`` words the engine's reasons for refusing a move in every language: each
-:class:`ReasonCode` has texts in English, Spanish and Italian, and an illegal move typed at a
-table with fixed dice gets its reason in the game's language (the engine's own sentence in
-English). Text that is no bid or call gets the notation's reason the same way, from its
-:class:`NotationCode`."""
+:class:`ReasonCode` has texts in English, Spanish and Italian (``reason.<code>`` of the message
+catalogue, the web client's words too), and an illegal move typed at a table with fixed dice
+gets its reason in the game's language. Text that is no bid or call gets the notation's
+reason the same way, from its :class:`NotationCode` (``notation.<code>``)."""
 
 from __future__ import annotations
 
@@ -19,20 +19,20 @@ from dudo.engine import Bid, Game, preset
 from dudo.engine.errors import NotationCode, NotationError, ReasonCode
 from dudo.notation import parse_action
 from dudo.terminal.play import play_game
-from dudo.terminal.texts import LANGS, TEXTS
+from dudo.terminal.texts import CATALOGUE, LANGS
 
 DUDO = preset("dudo")
 HANDS4 = [(1, 2, 3, 3, 5), (2, 3, 4, 4, 6), (1, 3, 5, 6, 6), (2, 2, 3, 5, 6)]
 # The parameters the engine gives with each reason (errors.py lists them beside the codes).
-PARAMS = {"player", "action", "bid", "face", "faces", "count", "dice", "order"}
+PARAMS = {"player", "action", "bid", "new", "standing", "face", "faces", "count", "dice", "order"}
 
 
 def keys_for(code: ReasonCode) -> list[str]:
     """The texts that word ``code``: one, or a singular and a plural form by a count."""
-    key = f"reason_{code}"
-    if key in TEXTS["en"]:
+    key = f"reason.{code}"
+    if key in CATALOGUE["en"]:
         return [key]
-    return [f"{key}_one", f"{key}_many"]
+    return [f"{key}_one", f"{key}_other"]
 
 
 def fields(template: str) -> set[str]:
@@ -43,14 +43,14 @@ def fields(template: str) -> set[str]:
 def test_every_reason_code_is_worded_in_every_language(code: ReasonCode) -> None:
     for lang in LANGS:
         for key in keys_for(code):
-            template = TEXTS[lang].get(key)
+            template = CATALOGUE[lang].get(key)
             assert template, (lang, key)
             assert fields(template) <= PARAMS, (lang, key)
-            assert fields(template) == fields(TEXTS["en"][key]), (lang, key)
+            assert fields(template) == fields(CATALOGUE["en"][key]), (lang, key)
             for form in ("_you",):  # a form for you has no {player}: it speaks to you
-                if key + form in TEXTS[lang]:
-                    assert "player" not in fields(TEXTS[lang][key + form]), (lang, key)
-        if "count" in fields(TEXTS["en"][keys_for(code)[-1]]):
+                if key + form in CATALOGUE[lang]:
+                    assert "player" not in fields(CATALOGUE[lang][key + form]), (lang, key)
+        if "count" in fields(CATALOGUE["en"][keys_for(code)[-1]]):
             assert len(keys_for(code)) == 2, code  # a count needs its singular and plural
 
 
@@ -84,28 +84,30 @@ def facing(bid: Bid) -> Game:
 RAISES = {
     # At the same quantity the face must go up.
     ("3x3", "3x4"): {
-        "en": "Not allowed: 3x3 does not raise 3x4: at the same quantity the face must go up",
-        "es": "No permitido: 3x3 (tres trenes) no supera 3x4 (tres cuadras): con la misma "
-        "cantidad, la cara debe subir",
-        "it": "Non permesso: 3x3 (tre tre) non è un rilancio su 3x4 (tre quattro): a parità "
-        "di quantità, la faccia deve salire",
+        "en": "Not allowed: 3x3 (three trains) does not raise 3x4 (three quads). At the same "
+        "quantity the face must go up.",
+        "es": "No permitido: 3x3 (tres trenes) no supera 3x4 (tres cuadras). Con la misma "
+        "cantidad, la cara debe subir.",
+        "it": "Non permesso: 3x3 (tre tre) non è un rilancio su 3x4 (tre quattro). A parità "
+        "di quantità, la faccia deve salire.",
     },
     # From five dice a bid on aces needs three aces (half, rounded up): a count, so a plural.
+    # The words name the standing bid themselves, so the refused raise is not said again.
     ("2x1", "5x4"): {
-        "en": "Not allowed: 2x1 does not raise 5x4: from 5 dice, a bid on aces needs at least "
-        "3 aces (ceil_half)",
-        "es": "No permitido: 2x1 (dos ases) no supera 5x4 (cinco cuadras): una apuesta de ases "
-        "necesita al menos 3 ases",
-        "it": "Non permesso: 2x1 (due assi) non è un rilancio su 5x4 (cinque quattro): una "
-        "puntata sugli assi richiede almeno 3 assi",
+        "en": "Not allowed: After 5x4 (five quads), a bid on aces needs at least 3 aces.",
+        "es": "No permitido: Tras 5x4 (cinco cuadras), una apuesta de ases necesita al menos "
+        "3 ases.",
+        "it": "Non permesso: Dopo 5x4 (cinque quattro), una puntata sugli assi richiede almeno "
+        "3 assi.",
     },
     # The quantity may not go down.
     ("2x6", "3x2"): {
-        "en": "Not allowed: 2x6 does not raise 3x2: the quantity may not go down",
-        "es": "No permitido: 2x6 (dos senas) no supera 3x2 (tres tontos): la cantidad no puede "
-        "bajar",
-        "it": "Non permesso: 2x6 (due sei) non è un rilancio su 3x2 (tre due): la quantità non "
-        "può scendere",
+        "en": "Not allowed: 2x6 (two hexes) does not raise 3x2 (three ducks). The quantity may "
+        "not go down.",
+        "es": "No permitido: 2x6 (dos senas) no supera 3x2 (tres tontos). La cantidad no puede "
+        "bajar.",
+        "it": "Non permesso: 2x6 (due sei) non è un rilancio su 3x2 (tre due). La quantità non "
+        "può scendere.",
     },
 }
 
@@ -122,15 +124,14 @@ def test_a_refused_raise_says_why_in_the_language(lang: str, typed: str, standin
 
 OPENINGS = {
     "one_die_only": {
-        "en": "Not allowed: 2x1: only a player holding one die may open on aces "
-        "(open_on_aces=one_die_only)",
-        "es": "No permitido: 2x1 (dos ases): solo quien tiene un único dado puede abrir con ases",
-        "it": "Non permesso: 2x1 (due assi): solo chi ha un solo dado può aprire sugli assi",
+        "en": "Not allowed: 2x1 (two aces). Only a player holding one die may open on aces.",
+        "es": "No permitido: 2x1 (dos ases). Solo quien tiene un único dado puede abrir con ases.",
+        "it": "Non permesso: 2x1 (due assi). Solo chi ha un solo dado può aprire sugli assi.",
     },
     "never": {
-        "en": "Not allowed: 2x1: a round may not be opened on aces (open_on_aces=never)",
-        "es": "No permitido: 2x1 (dos ases): no se puede abrir una ronda con ases",
-        "it": "Non permesso: 2x1 (due assi): non si può aprire un giro sugli assi",
+        "en": "Not allowed: 2x1 (two aces). A round may not be opened on aces.",
+        "es": "No permitido: 2x1 (dos ases). No se puede abrir una ronda con ases.",
+        "it": "Non permesso: 2x1 (due assi). Non si può aprire un giro sugli assi.",
     },
 }
 
@@ -146,8 +147,9 @@ def test_an_ace_opening_that_is_not_allowed_says_why(lang: str, rule: str) -> No
 
 
 REVEALS = {
-    "es": "No permitido: estas reglas no permiten mostrar dados y volver a tirar",
-    "it": "Non permesso: queste regole non permettono di mostrare dadi e ritirare",
+    "en": "Not allowed: These rules do not let you show dice and re-roll.",
+    "es": "No permitido: Estas reglas no permiten mostrar dados y volver a tirar.",
+    "it": "Non permesso: Queste regole non permettono di mostrare dadi e ritirare.",
 }
 
 
@@ -164,10 +166,10 @@ def test_a_reason_that_names_no_bid_is_worded_alone(lang: str) -> None:
 
 @pytest.mark.parametrize("code", list(NotationCode))
 def test_every_notation_code_is_worded_in_every_language(code: NotationCode) -> None:
-    key = f"unread_{code}"
+    key = f"notation.{code}"
     for lang in LANGS:
-        assert TEXTS[lang].get(key), (lang, key)
-        assert fields(TEXTS[lang][key]) == fields(TEXTS["en"][key]), (lang, key)
+        assert CATALOGUE[lang].get(key), (lang, key)
+        assert fields(CATALOGUE[lang][key]) == fields(CATALOGUE["en"][key]), (lang, key)
 
 
 # What was typed, the code the notation gives it and its parameters (besides the text).
@@ -206,6 +208,14 @@ def test_every_notation_code_is_reached() -> None:
 
 
 TYPED = {
+    "en": [
+        "Not understood: '5x9': there is no face 9 (faces are 1-6). Type ? for help.",
+        "Not understood: 'siete' has a quantity but no face; try 7x3 (seven trains). Type ? "
+        "for help.",
+        "Not understood: 'quinas' has a face but no quantity; try 5x5 (five queens). Type ? "
+        "for help.",
+        "Not understood: '0x3': the quantity must be at least 1. Type ? for help.",
+    ],
     "es": [
         "No entendido: '5x9': no hay cara 9 (las caras van del 1 al 6). Escribe ? para ayuda.",
         "No entendido: 'siete' tiene cantidad pero no cara; prueba 7x3 (siete trenes). "

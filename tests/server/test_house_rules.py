@@ -67,7 +67,9 @@ def test_the_editor_has_every_text_it_needs(lang: str) -> None:
     needed += ["create.house_rules_same", "create.changed_mark", "create.preset_value"]
     missing = [key for key in needed if not table.get(key, "").strip()]
     assert not missing, f"{lang}: {missing}"
-    assert not any("seed" in v.lower() for v in table.values()), lang
+    # (The terminal's messages, in the same catalogue, may show a game's seed.)
+    web = {k: v for k, v in table.items() if not k.startswith("terminal.")}
+    assert not any("seed" in v.lower() for v in web.values()), lang
 
 
 def open_index(browser: Browser, server: LiveServer, lang: str) -> Page:

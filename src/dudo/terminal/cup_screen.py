@@ -5,7 +5,9 @@ list in tests) until ``q`` or end of input, saving the cup after every change so
 is lost if the program is killed. Commands are single letters or words in English, Spanish or
 Italian, case- and accent-insensitive; ``?`` lists them.
 
-The one-shot form performs one of :data:`ACTIONS`, saves and prints the result.
+The one-shot form performs one of :data:`ACTIONS`, saves and prints the result. What the cup
+says is in the message catalogue (:mod:`dudo.terminal.texts`), in English unless a caller
+gives another ``lang``.
 
 Entry point for the CLI: :func:`cup_command`. It returns the process exit code: 0 done,
 1 the action was impossible or the cup file could not be used, 2 unknown action.
@@ -33,7 +35,9 @@ from dudo.cup.storage import (
     save_cup,
     set_aside_corrupt,
 )
-from dudo.terminal.texts import normalize
+from dudo.terminal.commands import normalize
+from dudo.terminal.texts import counted
+from dudo.terminal.texts import text as message
 
 __all__ = [
     "ACTIONS",
@@ -87,17 +91,18 @@ _LOOKUP: dict[str, Command] = {
     word: cmd for cmd, (english, others) in _WORDS.items() for word in (*english, *others)
 }
 
-_HELP_LINES: tuple[tuple[Command, str], ...] = (
-    (Command.ROLL, "shake the cup: roll all your dice"),
-    (Command.REMOVE, "you lost a die (at 0 you are out)"),
-    (Command.ADD, "you won a die back (never above 5)"),
-    (Command.TOGGLE, "hide the dice, or show them if hidden"),
-    (Command.HIDE, "cover the dice"),
-    (Command.SHOW, "uncover the dice"),
-    (Command.STATUS, "show the cup again"),
-    (Command.NEW, "new game: 5 dice"),
-    (Command.HELP, "this help"),
-    (Command.QUIT, "save and leave (so does end of input)"),
+# The help lists the commands in this order, each explained by cup_help_<command>.
+_HELP_ORDER = (
+    Command.ROLL,
+    Command.REMOVE,
+    Command.ADD,
+    Command.TOGGLE,
+    Command.HIDE,
+    Command.SHOW,
+    Command.STATUS,
+    Command.NEW,
+    Command.HELP,
+    Command.QUIT,
 )
 
 _YES = frozenset({"y", "yes", "s", "si"})
@@ -160,32 +165,32 @@ def _dice_text(faces: Sequence[int | None], width: int) -> Text:
     return Text("\n".join(lines), style="bold", no_wrap=True)
 
 
-def render_cup(cup: Cup, width: int = 80) -> RenderableType:
+def render_cup(cup: Cup, width: int = 80, lang: str = "en") -> RenderableType:
     """The cup as a panel: the dice drawn large (or covered), and the count as the title."""
-    noun = "die" if cup.count == 1 else "dice"
-    title = f"Your cup: {cup.count} {noun}" + (" (hidden)" if cup.hidden else "")
+    title = counted(lang, "cup_title", cup.count)
+    title += message(lang, "cup_hidden_mark") if cup.hidden else ""
     inner = width - 4  # the panel's border and padding
     body: RenderableType
     if cup.out:
-        body = Text("No dice left: you are out of this game. n starts a new game.")
+        body = Text(message(lang, "cup_out"))
     elif not cup.rolled:
-        body = Group(_dice_text([0] * cup.count, inner), Text("Not rolled yet: r to roll."))
+        body = Group(_dice_text([0] * cup.count, inner), Text(message(lang, "cup_not_rolled")))
     elif cup.hidden:
-        body = Group(_dice_text([None] * cup.count, inner), Text("Hidden: h to show."))
+        body = Group(_dice_text([None] * cup.count, inner), Text(message(lang, "cup_hidden")))
     else:
         body = _dice_text(cup.dice, inner)
     return Panel(body, title=title, title_align="left", expand=False)
 
 
-def _help() -> RenderableType:
-    table = Table(
-        title="Dice cup commands", title_justify="left", show_header=False, box=None, padding=(0, 1)
-    )
+def _help(lang: str) -> RenderableType:
+    title = message(lang, "cup_help_title")
+    table = Table(title=title, title_justify="left", show_header=False, box=None, padding=(0, 1))
     table.add_column(no_wrap=True, style="bold")
     table.add_column(no_wrap=True)
     table.add_column(style="dim")  # Spanish and Italian words: the column that may wrap
-    for cmd, what in _HELP_LINES:
+    for cmd in _HELP_ORDER:
         english, others = _WORDS[cmd]
+        what = message(lang, f"cup_help_{cmd.value}")
         table.add_row(" ".join(english), what, " ".join(others))
     return table
 
@@ -193,42 +198,44 @@ def _help() -> RenderableType:
 # --- actions ---------------------------------------------------------------------------------
 
 
-def _apply(cmd: Command, cup: Cup, rng: random.Random) -> tuple[Cup, str]:
+def _apply(cmd: Command, cup: Cup, rng: random.Random, lang: str) -> tuple[Cup, str]:
     """Perform a cup-changing (or showing) command; return the new cup and what to say.
 
     Raises :class:`CupError` for an impossible action.
     """
     if cmd is Command.ROLL:
         new = cup.roll(rng)
-        noun = "die" if new.count == 1 else "dice"
-        return new, f"Rolled {new.count} {noun}." + (" (hidden)" if new.hidden else "")
+        said = counted(lang, "cup_rolled", new.count)
+        return new, said + (message(lang, "cup_hidden_mark") if new.hidden else "")
     if cmd is Command.REMOVE:
         new = cup.remove_one()
         if new.out:
-            return new, "Lost your last die: you are out of the game."
-        return new, f"Lost a die: {new.count} left."
+            return new, message(lang, "cup_lost_last")
+        return new, message(lang, "cup_lost", count=new.count)
     if cmd is Command.ADD:
         new = cup.add_one(rng)
-        said = f"Won a die back: {new.count} now."
+        said = message(lang, "cup_won", count=new.count)
         if new.rolled and not new.hidden:
-            said += f" The new die shows {_caption(new.dice[-1])}."
+            said += message(lang, "cup_new_die", die=_caption(new.dice[-1]))
         return new, said
     if cmd is Command.TOGGLE:
         cmd = Command.SHOW if cup.hidden else Command.HIDE
     if cmd is Command.HIDE:
-        return cup.with_hidden(True), "The dice are already hidden." if cup.hidden else "Hidden."
+        said = "cup_already_hidden" if cup.hidden else "cup_now_hidden"
+        return cup.with_hidden(True), message(lang, said)
     if cmd is Command.SHOW:
-        return cup.with_hidden(False), "Shown." if cup.hidden else "The dice are already shown."
+        said = "cup_now_shown" if cup.hidden else "cup_already_shown"
+        return cup.with_hidden(False), message(lang, said)
     if cmd is Command.NEW:
-        return cup.reset(), f"New game: {cup.max_dice} dice."
+        return cup.reset(), message(lang, "cup_new_game", count=cup.max_dice)
     return cup, ""
 
 
-def _save(console: Console, cup: Cup, path: Path) -> bool:
+def _save(console: Console, cup: Cup, path: Path, lang: str) -> bool:
     try:
         save_cup(cup, path)
     except CupError as err:
-        console.print(f"[red]Warning:[/] {escape(str(err))}")
+        console.print(f"[red]{escape(message(lang, 'cup_warning'))}[/] {escape(str(err))}")
         return False
     return True
 
@@ -266,28 +273,25 @@ def _reader(console: Console, source: InputSource) -> Callable[[str], str | None
 
 
 def _open_interactive(
-    console: Console, path: Path, read: Callable[[str], str | None]
+    console: Console, path: Path, read: Callable[[str], str | None], lang: str
 ) -> Cup | None:
     """Load the cup; for a damaged file, offer a fresh cup. None if the player declines."""
     try:
         return load_cup(path)
     except CorruptCupFileError as err:
         console.print(f"[red]{escape(str(err))}[/]")
-        answer = read(
-            f"Start a fresh cup of 5 dice? The damaged file will be kept as "
-            f"{escape(path.name)}.corrupt. \\[y/N] "
-        )
+        answer = read(escape(message(lang, "cup_fresh_ask", name=path.name)))
         if answer is None or _normalize(answer) not in _YES:
-            console.print(f"Left {escape(str(path))} as it is.")
+            console.print(escape(message(lang, "cup_left_as_is", path=path)))
             return None
         try:
             kept = set_aside_corrupt(path)
         except CupError as rename_err:
             _error(console, rename_err)
             return None
-        console.print(f"The damaged file is kept as {escape(str(kept))}.")
+        console.print(escape(message(lang, "cup_damaged_kept", path=kept)))
         cup = Cup.fresh()
-        _save(console, cup, path)
+        _save(console, cup, path, lang)
         return cup
     except CupError as err:
         _error(console, err)
@@ -300,6 +304,7 @@ def run_cup(
     *,
     path: Path | None = None,
     rng: random.Random | None = None,
+    lang: str = "en",
 ) -> int:
     """The interactive cup: read commands from ``input_lines`` until ``q`` or end of input.
 
@@ -309,40 +314,41 @@ def run_cup(
     path = cup_path() if path is None else path
     rng = random.SystemRandom() if rng is None else rng
     read = _reader(console, input_lines)
-    cup = _open_interactive(console, path, read)
+    cup = _open_interactive(console, path, read, lang)
     if cup is None:
         return 1
-    console.print("[bold]Dice cup[/]: r roll, - lost a die, + won a die, h hide/show, ? help.")
-    console.print(render_cup(cup, console.width))
+    heading, keys = (escape(message(lang, key)) for key in ("cup_heading", "cup_keys"))
+    console.print(f"[bold]{heading}[/]: {keys}")
+    console.print(render_cup(cup, console.width, lang))
     saved = True
     while (line := read(PROMPT)) is not None:
         cmd = parse_command(line)
         if cmd is None:
             shown = line.strip()
             shown = shown if len(shown) <= 30 else shown[:29] + "…"
-            console.print(f"I don't know {escape(repr(shown))}. Type ? for help.")
+            console.print(escape(message(lang, "cup_unknown", text=repr(shown))))
             continue
         if cmd is Command.QUIT:
             break
         if cmd is Command.HELP:
-            console.print(_help())
+            console.print(_help(lang))
             continue
         try:
-            new, said = _apply(cmd, cup, rng)
+            new, said = _apply(cmd, cup, rng, lang)
         except CupError as err:
             _error(console, err)
             continue
         if new != cup:
             cup = new
-            saved = _save(console, cup, path)
+            saved = _save(console, cup, path, lang)
         if cup.hidden and cmd in (Command.HIDE, Command.TOGGLE):
             console.clear()  # the shown dice must not stay on screen (a no-op when piped)
         if said:
-            console.print(said)
-        console.print(render_cup(cup, console.width))
-    saved = _save(console, cup, path)
-    noun = "die" if cup.count == 1 else "dice"
-    console.print(f"Cup saved with {cup.count} {noun}." if saved else "The cup was not saved.")
+            console.print(escape(said))
+        console.print(render_cup(cup, console.width, lang))
+    saved = _save(console, cup, path, lang)
+    bye = counted(lang, "cup_saved", cup.count) if saved else message(lang, "cup_not_saved")
+    console.print(escape(bye))
     return 0 if saved else 1
 
 
@@ -352,6 +358,7 @@ def run_cup_action(
     *,
     path: Path | None = None,
     rng: random.Random | None = None,
+    lang: str = "en",
 ) -> int:
     """One action of :data:`ACTIONS` (any accepted word also works): load, act, save, print.
 
@@ -360,13 +367,13 @@ def run_cup_action(
     """
     cmd = parse_command(action)
     if cmd is None or cmd is Command.QUIT:
+        actions = ", ".join(ACTIONS)
         console.print(
-            f"Unknown cup action {escape(repr(action))}: use one of {', '.join(ACTIONS)}, "
-            f"or none for the interactive cup."
+            escape(message(lang, "cup_unknown_action", action=repr(action), actions=actions))
         )
         return 2
     if cmd is Command.HELP:
-        console.print(_help())
+        console.print(_help(lang))
         return 0
     path = cup_path() if path is None else path
     rng = random.SystemRandom() if rng is None else rng
@@ -375,31 +382,28 @@ def run_cup_action(
     except CorruptCupFileError as err:
         if cmd is not Command.NEW:
             console.print(f"[red]{escape(str(err))}[/]")
-            console.print(
-                "Run 'dudo cup new' to start a fresh cup (the damaged file is kept), "
-                "or 'dudo cup' to be asked."
-            )
+            console.print(escape(message(lang, "cup_run_new")))
             return 1
         try:
             kept = set_aside_corrupt(path)
         except CupError as rename_err:
             _error(console, rename_err)
             return 1
-        console.print(f"The damaged cup file is kept as {escape(str(kept))}.")
+        console.print(escape(message(lang, "cup_damaged_file_kept", path=kept)))
         cup = Cup.fresh()
     except CupError as err:
         _error(console, err)
         return 1
     try:
-        new, said = _apply(cmd, cup, rng)
+        new, said = _apply(cmd, cup, rng, lang)
     except CupError as err:
         _error(console, err)
         return 1
-    if (new != cup or cmd is Command.NEW) and not _save(console, new, path):
+    if (new != cup or cmd is Command.NEW) and not _save(console, new, path, lang):
         return 1
     if said:
-        console.print(said)
-    console.print(render_cup(new, console.width))
+        console.print(escape(said))
+    console.print(render_cup(new, console.width, lang))
     return 0
 
 
@@ -410,9 +414,12 @@ def cup_command(
     *,
     path: Path | None = None,
     rng: random.Random | None = None,
+    lang: str = "en",
 ) -> int:
     """``dudo cup [ACTION]``: with no action the interactive cup reading ``stdin`` (default
-    ``sys.stdin``), else one action. Returns the process exit code (0, 1 or 2)."""
+    ``sys.stdin``), else one action, saying it all in ``lang``. Returns the process exit code
+    (0, 1 or 2)."""
     if action is None:
-        return run_cup(console, sys.stdin if stdin is None else stdin, path=path, rng=rng)
-    return run_cup_action(action, console, path=path, rng=rng)
+        source = sys.stdin if stdin is None else stdin
+        return run_cup(console, source, path=path, rng=rng, lang=lang)
+    return run_cup_action(action, console, path=path, rng=rng, lang=lang)

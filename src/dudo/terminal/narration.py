@@ -6,8 +6,9 @@ This module owns the words both screens use: dice and hands (:func:`dice_text`,
 and a pass hand mean (:data:`VISIBILITY_TEXT`, :data:`FACE_CHANGE_TEXT`,
 :data:`PASS_HAND_TEXT`), and the :class:`Narrator`, which prints every public engine event
 (seating, rounds, actions, reveals, dice lost and won, eliminations, the winner) as lines on
-a rich console. Every word is in the chosen language (:mod:`dudo.terminal.texts`); the
-English dictionaries here are kept for callers that print English.
+a rich console. Every word is in the chosen language, from the message catalogue
+(:mod:`dudo.terminal.texts`); the English dictionaries here are kept for callers that print
+English.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from dudo.engine.events import (
 )
 from dudo.engine.rules import PRESETS, ObligeFaceChange, PassHand, Rules
 from dudo.notation import face_name, format_action
-from dudo.terminal.texts import TEXTS, counted
+from dudo.terminal.texts import counted, template
 from dudo.terminal.texts import dice as dice_words
 from dudo.terminal.texts import text as message
 
@@ -63,16 +64,14 @@ __all__ = [
     "rules_label",
 ]
 
-_ENGLISH = TEXTS["en"]
-
 #: An obliging round's visibility in English (the message keys are ``visibility_<value>``).
-VISIBILITY_TEXT = {v: _ENGLISH[f"visibility_{v}"] for v in ("normal", "closed", "open")}
+VISIBILITY_TEXT = {v: template("en", f"visibility_{v}") for v in ("normal", "closed", "open")}
 
 #: Who may change the face in an obliging round, in English (keys ``face_change_<value>``).
-FACE_CHANGE_TEXT = {c: _ENGLISH[f"face_change_{c.value}"] for c in ObligeFaceChange}
+FACE_CHANGE_TEXT = {c: template("en", f"face_change_{c.value}") for c in ObligeFaceChange}
 
-#: The special hands of a pass, in English (keys ``pass_hand_<value>``).
-PASS_HAND_TEXT = {h: _ENGLISH[f"pass_hand_{h.value}"] for h in PassHand}
+#: The special hands of a pass, in English (keys ``hand.<value>``, the web client's too).
+PASS_HAND_TEXT = {h: template("en", f"hand.{h.value}") for h in PassHand}
 
 #: The events that end a claim: shown in brief narration too.
 _RESULTS = (DiceLost, DieWon, RoundCancelled, Eliminated, GameOver)
@@ -85,7 +84,7 @@ _CLAIM_ACTIONS: dict[type, Action] = {Called: CALL, SpotOnClaimed: SPOT_ON, Pass
 
 def dice_text(count: int) -> str:
     """``"1 die"``, ``"3 dice"``."""
-    return f"{count} {'die' if count == 1 else 'dice'}"
+    return dice_words("en", count)
 
 
 def hand_text(dice: Sequence[int]) -> str:
@@ -190,7 +189,7 @@ class Narrator:
         return self.t(f"face_change_{self.rules.oblige_face_change.value}")
 
     def pass_hand(self, hand: PassHand) -> str:
-        return self.t(f"pass_hand_{hand.value}")
+        return self.t(f"hand.{hand.value}")
 
     def say(self, action: Action) -> str:
         """An action in the game's language, a bid with its words: ``4x5 (cuatro quinas)``,
@@ -269,7 +268,7 @@ class Narrator:
         name = self.name
         if isinstance(e, SeatingRolled):
             self.seating_rolls += 1
-            label = "seating_roll" if self.seating_rolls == 1 else "tie_reroll"
+            label = "ev.seating_rolled" if self.seating_rolls == 1 else "tie_reroll"
             self.line(
                 self.t(label, rolls=", ".join(f"{name(p)} {v}" for p, v in e.rolls)), indent=0
             )
@@ -335,5 +334,6 @@ class Narrator:
             self.line(self.about("out", e.player), style="red")
         elif isinstance(e, GameOver):
             self.console.print()
-            text = self.about("winner", e.winner, rounds=counted(self.lang, "rounds", self.round))
+            rounds = counted(self.lang, "games.rounds", self.round)
+            text = self.about("winner", e.winner, rounds=rounds)
             self.line(text, style="bold green", indent=0)

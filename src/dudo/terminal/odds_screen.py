@@ -65,7 +65,8 @@ def odds_command(
     expected count and likeliest bids). Returns the exit code: 0, or 2 for bad input."""
     try:
         if lang not in LANGUAGES:
-            raise DudoError(f"unknown language {lang!r}; languages are {', '.join(LANGUAGES)}")
+            languages = ", ".join(LANGUAGES)
+            raise DudoError(message("en", "unknown_language", lang=repr(lang), languages=languages))
         rules = rules_from_settings(rules_name, settings)
         text = " ".join(bid_words).strip()
         bid = _bid(text, rules.faces) if text else None
@@ -76,7 +77,7 @@ def odds_command(
             rules, yours, unknown, others=counts, revealed=seen, obliging=obliging, bid=bid
         )
     except DudoError as exc:
-        console.print(Text(f"error: {exc}", style="red"), soft_wrap=True)
+        console.print(Text(message(lang, "error", error=exc), style="red"), soft_wrap=True)
         return 2
     header = message(
         lang,

@@ -46,16 +46,14 @@ def replay_command(
     message goes to ``err_console``, default ``console``), 2 unknown language."""
     err = err_console if err_console is not None else console
     if lang not in LANGUAGES:
-        err.print(
-            Text(f"error: unknown language {lang!r}; languages are {', '.join(LANGUAGES)}"),
-            style="red",
-        )
+        unknown = message("en", "unknown_language", lang=repr(lang), languages=", ".join(LANGUAGES))
+        err.print(Text(message("en", "error", error=unknown)), style="red")
         return 2
     try:
         record = read_record(Path(path))
         game = replay(record)  # check everything before printing anything
     except RecordError as exc:
-        err.print(Text(f"error: {exc}"), style="red", soft_wrap=True)
+        err.print(Text(message(lang, "error", error=exc)), style="red", soft_wrap=True)
         return 1
     if as_json:
         text = json.dumps(final_state(record, game), ensure_ascii=False, indent=2)
@@ -138,7 +136,7 @@ class _Printer(Narrator):
             if info.kind == "human":
                 kind = self.t("kind_human")
             else:
-                kind = self.t("kind_bot", level=info.bot) if info.bot else "bot"
+                kind = self.t("kind_bot", level=info.bot) if info.bot else self.t("kind_bot_any")
             self.line(self.t("replay_player", name=self.name(p), seat=p, kind=kind))
         meta = {k: v for k, v in record.meta.items() if isinstance(v, str | int | float)}
         if meta:
@@ -184,7 +182,7 @@ def print_replay(record: Record, console: Console, lang: str = "en") -> Game:
             lang,
             "replay_winner",
             name=names[game.winner],
-            rounds=counted(lang, "rounds", game.round_number),
+            rounds=counted(lang, "games.rounds", game.round_number),
             actions=counted(lang, "actions", len(game.history)),
         )
         console.print(Text(won, style="bold"))
