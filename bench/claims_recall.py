@@ -22,7 +22,8 @@ import multiprocessing
 import random
 import time
 
-from dudo.bots.hard import HardBot
+from dudo.bots import make_bot
+from dudo.bots.book import BookBot
 from dudo.engine import preset
 from dudo.exploit import lbr
 from dudo.solver.book import find_book
@@ -32,7 +33,8 @@ from dudo.terminal.exploit import parse_position
 def measure(cell: tuple[str, str, int, int, int]) -> tuple[str, int, float, float, float]:
     rules_name, position_text, recall, games, seed = cell
     rules = preset(rules_name)
-    bot = HardBot(random.Random(seed))
+    bot = make_bot("hard", random.Random(seed))
+    assert isinstance(bot, BookBot)
     bot.min_recall = recall
     started = time.perf_counter()
     found = lbr(rules, parse_position(position_text), bot, games, seed)

@@ -20,7 +20,7 @@ import statistics
 import time
 
 from dudo.bots import make_bot
-from dudo.bots.hard import HardBot
+from dudo.bots.book import BookBot
 from dudo.bots.search import SEARCH_BUDGET, SearchBot
 from dudo.engine import Game
 from dudo.engine.rules import rules_from_settings
@@ -53,9 +53,9 @@ def main() -> None:
                 seed = players * 1000 + number
                 game = Game(rules, players, seed=seed)
                 others = [make_bot("medium", random.Random(seed + s)) for s in range(players)]
-                hard = HardBot(random.Random(seed), budget=args.budget)
-                search = hard.fallback
-                assert isinstance(search, SearchBot)
+                rng = random.Random(seed)  # the hard level, with the budget asked for
+                search = SearchBot(rng, budget=args.budget)
+                hard = BookBot(rng, fallback=search)
                 while not game.is_over:
                     mover = game.to_move
                     view = game.view(mover)

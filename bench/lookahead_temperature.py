@@ -2,7 +2,7 @@
 against a pool of opponents, for several temperatures.
 
 Run by hand, not a test. The lookahead plays every action with weight exp(-(loss - least) / T)
-(`dudo.bots.hard.LookaheadBot`); T = 0 is the old deterministic choice. Two parts:
+(`dudo.bots.lookahead.LookaheadBot`); T = 0 is the old deterministic choice. Two parts:
 
     python bench/lookahead_temperature.py exploit --temperature 0 0.05 0.1 0.2
     python bench/lookahead_temperature.py arena --temperature 0 0.1 --games 2000
@@ -27,9 +27,9 @@ import argparse
 import random
 import time
 
-import dudo.bots.hard as hard_module
+import dudo.bots.lookahead as lookahead_module
 from dudo.arena import ArenaConfig, ArenaResult, run_arena
-from dudo.bots.hard import LookaheadBot
+from dudo.bots.lookahead import LookaheadBot
 from dudo.engine import preset
 from dudo.engine.rules import rules_from_settings
 from dudo.exploit import BotQuery, lbr
@@ -99,19 +99,14 @@ def arena(temperatures: list[float], games: int, rules_names: list[str], pool: l
 
 def _hard_against(opponent: str, temperature: float, games: int, rules_name: str) -> ArenaResult:
     """`hard` at ``temperature`` against ``opponent`` on common deals. ``hard@0`` is `hard` at
-    T = 0: the bot registry builds every `hard` seat from the one module constant, so that
-    opponent is registered under its own name with its lookahead set to 0."""
+    T = 0: every `hard` seat reads the one module constant, so that opponent is registered
+    under its own name, the `hard` level with its lookahead set to 0."""
     import dudo.bots as bots
 
-    def zero(rng: random.Random) -> bots.Bot:
-        bot = hard_module.HardBot(rng)
-        fallback = bot.fallback
-        assert isinstance(fallback, LookaheadBot)
-        fallback.temperature = 0.0
-        return bot
-
-    bots._FACTORIES["hard@0"] = zero
-    hard_module.LOOKAHEAD_TEMPERATURE = temperature
+    hard = bots.LEVELS["hard"]
+    search = bots.Method("search", {"temperature": 0.0})
+    bots._SPARRING["hard@0"] = bots.Method(hard.name, hard.params, fallback=search)
+    lookahead_module.LOOKAHEAD_TEMPERATURE = temperature
     config = ArenaConfig(
         bots=("hard", opponent),
         games=games,

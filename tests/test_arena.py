@@ -211,17 +211,19 @@ def test_games_at_the_round_cap_are_reported_unfinished(tmp_path: Path) -> None:
     out = tmp_path / "capped"
     screen = io.StringIO()
     code = arena_command(
-        bots=["easy", "random"],
-        games=4,
-        rules="dudo",
-        settings=[],
-        players=None,
-        dice=None,
-        seed=11,
-        workers=1,
-        out=out,
-        ray_address=None,
-        max_rounds=2,
+        ArenaConfig(
+            bots=("easy", "random"),
+            games=4,
+            rules="dudo",
+            settings=(),
+            players=None,
+            dice=None,
+            seed=11,
+            workers=1,
+            out=out,
+            ray_address=None,
+            max_rounds=2,
+        ),
         console=Console(file=screen, width=100),
     )
     assert code == 0
@@ -250,16 +252,18 @@ def test_without_matplotlib_the_run_skips_the_chart_with_a_notice(
     out = tmp_path / "no-plots"
     screen = io.StringIO()
     code = arena_command(
-        bots=["easy", "random"],
-        games=2,
-        rules="liars-dice",
-        settings=[],
-        players=None,
-        dice=1,
-        seed=4,
-        workers=1,
-        out=out,
-        ray_address=None,
+        ArenaConfig(
+            bots=("easy", "random"),
+            games=2,
+            rules="liars-dice",
+            settings=(),
+            players=None,
+            dice=1,
+            seed=4,
+            workers=1,
+            out=out,
+            ray_address=None,
+        ),
         console=Console(file=screen, width=200),
     )
     assert code == 0
@@ -316,19 +320,21 @@ def _arena_with_outside_bot(
     """A small in-process heads-up run of one-die liars-dice, as the tests of outside bots
     play it (more options in ``more``)."""
     return arena_command(
-        bots=bots,
-        games=games,
-        rules="liars-dice",
-        settings=[],
-        players=None,
-        dice=1,
-        seed=seed,
-        workers=1,
-        out=out,
-        ray_address=None,
-        chart=False,
+        ArenaConfig(
+            bots=tuple(bots),
+            games=games,
+            rules="liars-dice",
+            settings=(),
+            players=None,
+            dice=1,
+            seed=seed,
+            workers=1,
+            out=out,
+            ray_address=None,
+            chart=False,
+            **more,
+        ),
         console=Console(file=screen if screen is not None else io.StringIO(), width=300),
-        **more,
     )
 
 

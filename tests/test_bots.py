@@ -16,14 +16,20 @@ from hypothesis import strategies as st
 
 from dudo.bots import (
     BOT_NAMES,
+    LEVELS,
+    METHODS,
+    SPARRING_BOTS,
     Bot,
+    Method,
     OutOfTurnCaller,
     ProbabilityBot,
     RandomBot,
+    build,
+    make_adviser,
     make_bot,
     out_of_turn_call,
 )
-from dudo.bots.medium import MediumBot
+from dudo.bots.inferring import InferringBot
 from dudo.bots.probability import pass_credibility
 from dudo.engine import (
     CALL,
@@ -194,6 +200,21 @@ def test_make_bot_names_and_aliases() -> None:
         bot = make_bot(name, rng)
         assert bot.name == name
         assert isinstance(bot, OutOfTurnCaller)
+
+
+def test_bots_are_named_by_method_and_levels_keep_their_names() -> None:
+    """A bot class calls itself by how it plays; a bot built for a level (or a sparring
+    style) carries that name, which results, records and seats show."""
+    for method, where in METHODS.items():
+        module, _, attribute = where.partition(":")
+        assert module.startswith("dudo.bots.")
+        bot = build(Method(method), random.Random(0))
+        assert type(bot).__name__ == attribute and bot.name == method
+    for name in (*BOT_NAMES, *SPARRING_BOTS):
+        assert make_bot(name, random.Random(0)).name == name
+        assert make_adviser(name, random.Random(0)).name == name
+    assert make_bot("solver", random.Random(0)).name == "hard"
+    assert {m.name for m in LEVELS.values()} == {"random", "probability", "inferring", "book"}
 
 
 def test_make_bot_unknown_name_lists_the_bots() -> None:
@@ -426,7 +447,7 @@ def test_a_bluffers_bid_does_not_make_spot_on_look_sure() -> None:
     view = g.view(0)
     assert SPOT_ON in view.legal_actions
     assert easy().choose(view) != SPOT_ON
-    assert MediumBot(random.Random(0)).choose(view) != SPOT_ON
+    assert InferringBot(random.Random(0)).choose(view) != SPOT_ON
 
 
 def test_doubts_a_pass_from_a_known_bluffer() -> None:

@@ -138,3 +138,44 @@ def test_play_mistyped_input_gets_a_new_prompt(tmp_path: Path) -> None:
     assert "Traceback" not in output
     assert "blah" in output
     assert "no face 9" in output
+
+
+@pytest.mark.parametrize("command", ["solve", "arena"])
+def test_the_options_are_the_fields_of_the_commands_config(command: str) -> None:
+    """``dudo solve`` and ``dudo arena`` are built from one dataclass each: every field with
+    a help is a parameter of that name, shown with its help and default, and the command
+    gives the dataclass exactly what was typed (repeatable options as tuples)."""
+    import dataclasses
+
+    import typer
+    from typer.testing import CliRunner
+
+    from dudo.arena.setup import ArenaConfig
+    from dudo.cli import _options_command, app
+    from dudo.terminal.solve_options import SolveOptions
+
+    config: type[SolveOptions] | type[ArenaConfig]
+    config = SolveOptions if command == "solve" else ArenaConfig
+    declared = {f.name: f for f in dataclasses.fields(config) if "help" in f.metadata}
+    built = typer.main.get_group(app).commands[command]
+    assert [p.name for p in built.params if p.name != "help"] == list(declared)
+    for param in built.params:
+        if param.name in declared:
+            assert getattr(param, "help", None) == declared[param.name].metadata["help"]
+    got: list[object] = []
+
+    def keep(options: object) -> int:
+        got.append(options)
+        return 3
+
+    tiny = typer.Typer()
+    tiny.command()(_options_command(config, keep))
+    bots = ["easy", "random"] if command == "arena" else []
+    result = CliRunner().invoke(tiny, [*bots, "--set", "a=1", "--set", "b=2"])
+    assert result.exit_code == 3, result.output
+    expected = (
+        ArenaConfig(bots=("easy", "random"), settings=("a=1", "b=2"))
+        if command == "arena"
+        else SolveOptions(settings=("a=1", "b=2"))
+    )
+    assert got == [expected]

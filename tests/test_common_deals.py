@@ -253,18 +253,20 @@ def test_a_bot_against_itself_scores_a_difference_around_zero(tmp_path: Path) ->
 def test_the_command_prints_the_paired_difference(tmp_path: Path) -> None:
     console = Console(file=io.StringIO(), width=100)
     code = arena_command(
-        bots=["easy", "random"],
-        games=10,
-        rules="liars-dice",
-        settings=[],
-        players=None,
-        dice=2,
-        seed=3,
-        workers=1,
-        out=tmp_path / "out",
-        ray_address=None,
-        chart=False,
-        common_deals=True,
+        ArenaConfig(
+            bots=("easy", "random"),
+            games=10,
+            rules="liars-dice",
+            settings=(),
+            players=None,
+            dice=2,
+            seed=3,
+            workers=1,
+            out=tmp_path / "out",
+            ray_address=None,
+            chart=False,
+            common_deals=True,
+        ),
         console=console,
     )
     text = console.file.getvalue()  # type: ignore[attr-defined]
@@ -296,17 +298,19 @@ def test_bad_pairings_are_refused(options: dict[str, Any], message: str) -> None
 def test_a_bad_pairing_from_the_command_line_writes_nothing(tmp_path: Path) -> None:
     console = Console(file=io.StringIO(), width=200)
     code = arena_command(
-        bots=["hard", "medium"],
-        games=10,
-        rules="dudo",
-        settings=[],
-        players=4,
-        dice=None,
-        seed=1,
-        workers=1,
-        out=tmp_path / "out",
-        ray_address=None,
-        common_deals=True,
+        ArenaConfig(
+            bots=("hard", "medium"),
+            games=10,
+            rules="dudo",
+            settings=(),
+            players=4,
+            dice=None,
+            seed=1,
+            workers=1,
+            out=tmp_path / "out",
+            ray_address=None,
+            common_deals=True,
+        ),
         console=console,
     )
     assert code == 2

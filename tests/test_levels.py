@@ -12,9 +12,11 @@ from hypothesis import strategies as st
 
 from dudo.bots import BOT_NAMES, make_bot
 from dudo.bots.beliefs import BeliefOdds, Beliefs, BidModel, hand_table, likeliest_hands
-from dudo.bots.hard import HardBot, LookaheadBot
+from dudo.bots.book import BookBot
+from dudo.bots.inferring import InferringBot
+from dudo.bots.lookahead import LookaheadBot
 from dudo.bots.match import play_game
-from dudo.bots.medium import MediumBot
+from dudo.bots.search import SearchBot
 from dudo.engine import Bid, Call, DudoError, Game, preset
 from dudo.engine.counting import count_matching
 from dudo.engine.rules import rules_from_settings
@@ -25,8 +27,9 @@ LEVELS = ("random", "easy", "medium", "hard")
 
 def test_levels_weakest_first() -> None:
     assert BOT_NAMES == LEVELS
-    assert isinstance(make_bot("medium", random.Random(0)), MediumBot)
-    assert isinstance(make_bot("hard", random.Random(0)), HardBot)
+    assert isinstance(make_bot("medium", random.Random(0)), InferringBot)
+    hard = make_bot("hard", random.Random(0))
+    assert isinstance(hard, BookBot) and isinstance(hard.fallback, SearchBot)
 
 
 # --- beliefs -------------------------------------------------------------------------------------
@@ -165,7 +168,8 @@ def test_hard_plays_the_book_heads_up() -> None:
     """liars-dice has a book for 1v1: the hard player takes its action from it."""
     rules = preset("liars-dice")
     game = Game(rules, 2, seed=3, dice=(1, 1), start_total=10)
-    bot = HardBot(random.Random(0))
+    bot = make_bot("hard", random.Random(0))
+    assert isinstance(bot, BookBot)
     action = bot.choose(game.view(game.to_move))
     assert action in game.legal_actions()
     assert bot.last_source == "book"

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dudo.bots import make_adviser, make_bot
-from dudo.bots.hard import HardBot
+from dudo.bots.book import BookBot
 from dudo.bots.match import play_game
 from dudo.bots.search import RolloutModel, SearchBot, call_margins
 from dudo.engine import CALL, PRESETS, Bid, Call, DudoError, Game, RandomChance, RevealBid
@@ -180,8 +180,8 @@ def test_search_does_not_call_a_bid_its_own_dice_make_true() -> None:
 
 
 def test_hard_searches_with_three_players_and_looks_ahead_heads_up() -> None:
-    bot = HardBot(random.Random(0))
-    assert isinstance(bot.fallback, SearchBot)
+    bot = make_bot("hard", random.Random(0))
+    assert isinstance(bot, BookBot) and isinstance(bot.fallback, SearchBot)
     game = Game(PRESETS["dudo"], 3, seed=4)
     game.push(game.legal_actions()[0])
     bot.choose(game.view(game.to_move))
@@ -201,7 +201,7 @@ def test_search_refuses_an_empty_budget() -> None:
 def test_an_adviser_searches_without_a_clock() -> None:
     """Hints and reviews give the same advice for the same view, however busy the machine."""
     adviser = make_adviser("hard", random.Random(1))
-    assert isinstance(adviser, HardBot)
+    assert isinstance(adviser, BookBot)
     search = adviser.fallback
     assert isinstance(search, SearchBot) and search.budget == math.inf
     game = Game(PRESETS["dudo"], 4, seed=3)

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from dudo.bots import BOT_NAMES, Bot, OutOfTurnCaller, make_bot, out_of_turn_call
+from dudo.bots.book import BookBot
 from dudo.bots.probability import ProbabilityBot
-from dudo.bots.solver_bot import SolverBot
 from dudo.engine import CALL, CLOSED, OPEN, Action, Bid, Game, Phase, Rules, preset
 from dudo.solver import Position
 from dudo.solver.book import Book, find_book, rules_id, solve_book
@@ -85,7 +85,7 @@ def play(rules: Rules, bots: Sequence[Bot], seed: int, sources: Counter[str] | N
         bot = bots[seat]
         action = bot.choose(view)
         assert action in view.legal_actions, (action, view.legal_actions)
-        if isinstance(bot, SolverBot):
+        if isinstance(bot, BookBot):
             if bot.last_source == "book":
                 assert sum(1 for c in view.dice_counts if c) == 2
             if sources is not None:
@@ -96,7 +96,7 @@ def play(rules: Rules, bots: Sequence[Bot], seed: int, sources: Counter[str] | N
 
 def table(players: int, solver_seats: Sequence[int], seed: int) -> list[Bot]:
     return [
-        SolverBot(random.Random(seed * 10 + s))
+        BookBot(random.Random(seed * 10 + s))
         if s in solver_seats
         else ProbabilityBot(random.Random(seed * 10 + s))
         for s in range(players)
@@ -109,7 +109,7 @@ def table(players: int, solver_seats: Sequence[int], seed: int) -> list[Bot]:
 def test_make_bot_builds_the_solver_level_as_hard() -> None:
     assert BOT_NAMES[-1] == "hard"  # weakest first
     bot = make_bot(" Solver ", random.Random(0))  # the old name of the book player
-    assert isinstance(bot, SolverBot) and bot.name == "hard"
+    assert isinstance(bot, BookBot) and bot.name == "hard"
     assert isinstance(bot, OutOfTurnCaller)
 
 
@@ -219,7 +219,7 @@ def walk(
         seen = reference.view(player)
         hand = round_.signals[player].index((seen.my_dice, seen.seen_dice))
         expected = distribution(round_, book, node, hand)
-        bot = SolverBot(rng, book=book)
+        bot = BookBot(rng, book=book)
         view = game.view(where[player])
         action = bot.choose(view)
         assert bot.last_source == "book"
@@ -273,7 +273,7 @@ def test_mixed_choices_come_with_the_books_frequencies(home: Path) -> None:
     for b in round_.history(node):
         game.push(round_.bids[b])
     view = game.view(player)
-    bot = SolverBot(random.Random(7), book=book)
+    bot = BookBot(random.Random(7), book=book)
     draws = 2000
     counts = Counter(bot.choose(view) for _ in range(draws))
     assert len(counts) > 1
@@ -304,7 +304,7 @@ def test_the_obliger_chooses_the_round_worth_more(home: Path) -> None:
                 obliger=opener,
             )
             assert game.phase is Phase.CHOOSE_VISIBILITY
-            bot = SolverBot(random.Random(0), book=book)
+            bot = BookBot(random.Random(0), book=book)
             assert bot.choose(game.view(opener)) == best
             assert bot.last_source == "book"
     # The 1v2 obliging round is worth more closed: unlike easy, the solver closes it.
@@ -325,7 +325,7 @@ def test_without_a_book_it_plays_exactly_like_easy(books: Path) -> None:
             game = Game(rules, 3, seed=seed)
             while not game.is_over:
                 view = game.view(game.to_move)
-                solver, easy = SolverBot(random.Random(seed)), ProbabilityBot(random.Random(seed))
+                solver, easy = BookBot(random.Random(seed)), ProbabilityBot(random.Random(seed))
                 action = solver.choose(view)
                 assert action == easy.choose(view) and solver.last_source == "fallback"
                 for seat in range(3):
@@ -348,10 +348,10 @@ def test_a_damaged_book_falls_back_without_stopping_the_game(
     for file in folder.glob("round-*.npz"):
         file.write_bytes(b"garbage")
     book = Book.open(folder)
-    with caplog.at_level(logging.WARNING, logger="dudo.bots.solver_bot"):
+    with caplog.at_level(logging.WARNING, logger="dudo.bots.book"):
         for seed in range(5):
             bots: list[Bot] = [
-                SolverBot(random.Random(seed), book=book),
+                BookBot(random.Random(seed), book=book),
                 ProbabilityBot(random.Random(seed)),
             ]
             sources: Counter[str] = Counter()
@@ -366,7 +366,7 @@ def test_a_book_whose_tree_does_not_match_the_table_is_not_used(home: Path) -> N
     sources: Counter[str] = Counter()
     for seed in range(10):
         bots: list[Bot] = [
-            SolverBot(random.Random(seed), book=wrong),
+            BookBot(random.Random(seed), book=wrong),
             ProbabilityBot(random.Random(seed)),
         ]
         play(TINY, bots, seed, sources)
@@ -387,7 +387,7 @@ def test_it_beats_easy_heads_up(home: Path) -> None:
         won = 0
         for seat in (0, 1):
             bots: list[Bot] = [ProbabilityBot(random.Random(seed)) for _ in range(2)]
-            bots[seat] = SolverBot(random.Random(seed), book=book)
+            bots[seat] = BookBot(random.Random(seed), book=book)
             won += play(TINY, bots, seed).winner == seat
         pairs.append(won / 2)
     mean = sum(pairs) / len(pairs)

@@ -1,18 +1,79 @@
 """The ``dudo`` command: wires the parts together (web server, terminal game, replay, dice cup,
 equilibrium solver, rules).
 
-Each command imports its part only when run, so ``dudo --help`` stays fast.
+Each command imports its part only when run, so ``dudo --help`` stays fast. ``solve`` and
+``arena`` declare their options once, as the fields of a dataclass (``SolveOptions`` in
+:mod:`dudo.terminal.solve_options`, ``ArenaConfig`` in :mod:`dudo.arena.setup`, both light to
+import), from which :func:`_options_command` builds the command.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import os
 import sys
+import types
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, get_args, get_origin, get_type_hints
 
 import typer
 from rich.console import Console
+
+from dudo.arena.setup import ArenaConfig
+from dudo.terminal.solve_options import SolveOptions
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+Options = TypeVar("Options", bound="DataclassInstance")
+
+
+def _options_command(config: type[Options], run: Callable[[Options], int]) -> Callable[..., None]:
+    """A command whose parameters are the fields of the dataclass ``config``, the one place
+    its options are declared: each field with a ``help`` in its ``metadata`` is an option
+    named after the field (or by its ``flags``) with the field's type, default and
+    ``metavar``, or an argument where ``argument`` is set; a ``tuple[X, ...]`` field is a
+    repeatable option (an argument taking several values). The command builds ``config``
+    from what it is given and exits with the code ``run`` returns."""
+    hints = get_type_hints(config)
+    parameters: list[inspect.Parameter] = []
+    repeatable: set[str] = set()
+    for item in dataclasses.fields(config):
+        meta = item.metadata
+        if "help" not in meta:
+            continue  # set from Python only
+        kind = hints[item.name]
+        default: Any = item.default
+        if default is dataclasses.MISSING:
+            default = inspect.Parameter.empty
+        if get_origin(kind) is tuple and get_args(kind)[1:] == (Ellipsis,):
+            repeatable.add(item.name)  # typer reads a tuple as fixed-size: a list it is
+            kind = types.GenericAlias(list, get_args(kind)[:1])
+            if default is not inspect.Parameter.empty:
+                kind, default = kind | None, None
+        shown = {"metavar": meta.get("metavar"), "help": meta["help"]}
+        if meta.get("argument"):
+            declared = typer.Argument(**shown)
+        else:
+            declared = typer.Option(*meta.get("flags", ()), **shown)
+        parameters.append(
+            inspect.Parameter(
+                item.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=default,
+                annotation=Annotated[kind, declared],
+            )
+        )
+
+    def command(**given: Any) -> None:
+        values = {k: tuple(v or ()) if k in repeatable else v for k, v in given.items()}
+        raise typer.Exit(run(config(**values)))
+
+    vars(command)["__signature__"] = inspect.Signature(parameters)  # what typer reads
+    return command
+
 
 app = typer.Typer(
     name="dudo",
@@ -168,87 +229,16 @@ def serve(
     )
 
 
-@app.command()
-def solve(
-    rules: Annotated[str, typer.Option("--rules", help="Preset: see `dudo rules`.")] = "liars-dice",
-    settings: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--set", help="House rule OPTION=VALUE (repeatable), e.g. --set aces_rank=high."
-        ),
-    ] = None,
-    dice: Annotated[
-        tuple[int, int],
-        typer.Option(metavar="A B", help="Dice of the opener (A) and of the other player (B)."),
-    ] = (1, 1),
-    algorithm: Annotated[
-        str,
-        typer.Option(help="dcfr (discounted CFR, the default), dcfr+, pcfr+, linear or cfr+."),
-    ] = "dcfr",
-    iterations: Annotated[
-        int | None,
-        typer.Option(
-            help="Stop at this iteration (counted from the start, also when resuming). "
-            "Default 1000 when no --target or --time is given."
-        ),
-    ] = None,
-    target: Annotated[
-        float | None, typer.Option(help="Stop once the exploitability is at most this.")
-    ] = None,
-    time_limit: Annotated[
-        float | None, typer.Option("--time", help="Stop after this many seconds of this run.")
-    ] = None,
-    eval_every: Annotated[
-        int | None,
-        typer.Option(help="Iterations between exact evaluations (default: from the tree size)."),
-    ] = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(help="Strategy file to write (default: named after the rules and dice)."),
-    ] = None,
-    plot: Annotated[
-        Path | None,
-        typer.Option(help="Convergence plot, .png/.svg/.pdf (default: --out with .png)."),
-    ] = None,
-    no_plot: Annotated[bool, typer.Option("--no-plot", help="Write no plot.")] = False,
-    checkpoint: Annotated[
-        Path | None, typer.Option(help="Checkpoint file, written periodically and at the end.")
-    ] = None,
-    checkpoint_every: Annotated[float, typer.Option(help="Seconds between checkpoints.")] = 60.0,
-    resume: Annotated[
-        bool, typer.Option("--resume", help="Continue exactly from --checkpoint.")
-    ] = False,
-    game_book: Annotated[
-        Path | None,
-        typer.Option(
-            help="Pay each call the game value of the position it leads to, from this book "
-            "(see `dudo solve-game`), instead of +1/-1: a round of a whole game."
-        ),
-    ] = None,
-) -> None:
-    """Compute an equilibrium of one heads-up round and save the strategy."""
+def _solve(options: SolveOptions) -> int:
     _one_blas_thread()
     from dudo.terminal.solve import solve_command
 
-    code = solve_command(
-        rules_name=rules,
-        settings=settings or [],
-        dice=dice,
-        algorithm=algorithm,
-        iterations=iterations,
-        target=target,
-        time_limit=time_limit,
-        eval_every=eval_every,
-        out=out,
-        plot=plot,
-        plot_enabled=not no_plot,
-        checkpoint=checkpoint,
-        checkpoint_every=checkpoint_every,
-        resume=resume,
-        game_book=game_book,
-        console=Console(),
-    )
-    raise typer.Exit(code)
+    return solve_command(options, Console())
+
+
+app.command("solve", help="Compute an equilibrium of one heads-up round and save the strategy.")(
+    _options_command(SolveOptions, _solve)
+)
 
 
 @app.command("evaluate")
@@ -414,99 +404,16 @@ def _start(text: str) -> tuple[int, int]:
     return int(first), int(second)
 
 
-@app.command()
-def arena(
-    bots: Annotated[
-        list[str],
-        typer.Argument(
-            metavar="BOT",
-            help="Bot specs (random, easy, ..., caller, bluffer). With fewer bots than --players the first "
-            "takes one seat and the others fill the rest in turn: `hard easy --players 4` "
-            "is hard against three easy.",
-        ),
-    ],
-    games: Annotated[int, typer.Option(help="Games to play.")] = 100,
-    rules: Annotated[str, typer.Option("--rules", help="Preset: see `dudo rules`.")] = "dudo",
-    settings: Annotated[
-        list[str] | None,
-        typer.Option("--set", help="House rule OPTION=VALUE (repeatable)."),
-    ] = None,
-    players: Annotated[
-        int | None, typer.Option(help="Seats at the table (default: one per bot given).")
-    ] = None,
-    dice: Annotated[
-        int | None, typer.Option(help="Dice per player (the rules' dice_per_player).")
-    ] = None,
-    seed: Annotated[
-        int | None, typer.Option(help="Seed of the whole run (default: drawn and printed).")
-    ] = None,
-    workers: Annotated[
-        int | None, typer.Option(help="Worker processes (default: one per core).")
-    ] = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            help="Folder for records, summary.json and results.png "
-            "(default: a new folder under $DUDO_HOME/arena)."
-        ),
-    ] = None,
-    ray_address: Annotated[
-        str | None,
-        typer.Option(
-            "--ray", metavar="ADDRESS", help="Play on this Ray cluster (needs the ray extra)."
-        ),
-    ] = None,
-    max_rounds: Annotated[
-        int, typer.Option(help="Stop a game after this many rounds; it counts as unfinished.")
-    ] = 1000,
-    chart: Annotated[bool, typer.Option("--chart/--no-chart", help="Draw results.png.")] = True,
-    common_deals: Annotated[
-        bool,
-        typer.Option(
-            "--common-deals",
-            help="Play games in pairs on the same dice and report the paired difference: "
-            "heads-up the two bots swap seats; with more players give --baseline.",
-        ),
-    ] = False,
-    baseline: Annotated[
-        str | None,
-        typer.Option(
-            metavar="BOT",
-            help="With --common-deals: the bot that takes the first bot's seat in the "
-            "other game of each pair, against the same opponents on the same dice.",
-        ),
-    ] = None,
-    bot_timeout: Annotated[
-        float,
-        typer.Option(
-            metavar="SECONDS",
-            help="Seconds an outside bot (cmd:COMMAND) has for each decision; a late bot "
-            "stops its game with an error.",
-        ),
-    ] = 10.0,
-) -> None:
-    """Play many games between bots (seats rotated) and report win rates, ratings and speed."""
+def _arena(config: ArenaConfig) -> int:
     from dudo.arena.command import arena_command
 
-    code = arena_command(
-        bots=bots,
-        games=games,
-        rules=rules,
-        settings=settings or [],
-        players=players,
-        dice=dice,
-        seed=seed,
-        workers=workers,
-        out=out,
-        ray_address=ray_address,
-        max_rounds=max_rounds,
-        chart=chart,
-        common_deals=common_deals,
-        baseline=baseline,
-        bot_timeout=bot_timeout,
-        console=Console(),
-    )
-    raise typer.Exit(code)
+    return arena_command(config, Console())
+
+
+app.command(
+    "arena",
+    help="Play many games between bots (seats rotated) and report win rates, ratings and speed.",
+)(_options_command(ArenaConfig, _arena))
 
 
 @app.command("rules")

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dudo.bots.solver_bot import SolverBot
+from dudo.bots.book import BookBot
 from dudo.engine import Bid, Game, preset
 from dudo.exploit import BotQuery, book_strategy, exact_from_strategy
 from dudo.solver import Position, Round, SolverError, build_round
@@ -108,7 +108,7 @@ def test_a_book_solves_big_rounds_under_the_abstraction_and_the_bot_plays_them(
             assert reopened.abstract(position).position == position
     # The opener of 2 dice against 1 is well ahead; of 1 against 2 well behind.
     assert reopened.value(Position((2, 1))) > 0.3 > -0.3 > reopened.value(Position((1, 2)))
-    bot = SolverBot(random.Random(5), book=reopened, min_recall=2)
+    bot = BookBot(random.Random(5), book=reopened, min_recall=2)
     sources: dict[str, int] = {}
     for seed in range(12):
         game = Game(RULES, 2, seed=seed)
@@ -132,7 +132,7 @@ def test_a_raise_past_the_window_leaves_the_bot_to_its_fallback(tmp_path: Path) 
     book = solve_book(rules, 2, Budget(target=1e-2), tmp_path, abstraction=narrow)
     assert book.kind(Position((2, 2))) == "abstract"
     strategy = book.abstract(Position((2, 2)))
-    bot = SolverBot(random.Random(1), book=book, min_recall=2)
+    bot = BookBot(random.Random(1), book=book, min_recall=2)
     game = Game(rules, 2, seed=1)
     opener = game.to_move
     game.push(strategy.bids[0])
@@ -181,7 +181,7 @@ def test_the_lifted_stored_strategy_is_what_the_bot_plays_and_evaluates_as_sampl
         lift_strategy(windowed, round_)
 
 
-def _from_the_book_and_from_the_bot(round_: Round, bot: SolverBot) -> ExactResult:
+def _from_the_book_and_from_the_bot(round_: Round, bot: BookBot) -> ExactResult:
     """The exploitability measured from the book's strategy, checked against asking the bot
     at every information set (the same best responses)."""
     strategy = book_strategy(bot, round_)
@@ -197,7 +197,7 @@ def test_exploitability_from_the_book_equals_asking_the_bot_everywhere(tmp_path:
     book = solve_book(RULES, 2, Budget(target=1e-3), tmp_path, abstraction=SMALL)
     position = Position((2, 2))
     round_ = build_round(RULES, position, book.continuation)
-    bot = SolverBot(random.Random(0), book=book, min_recall=2)
+    bot = BookBot(random.Random(0), book=book, min_recall=2)
     fast = _from_the_book_and_from_the_bot(round_, bot)
     assert 0 < fast.exploitability < 0.5
 
@@ -205,6 +205,6 @@ def test_exploitability_from_the_book_equals_asking_the_bot_everywhere(tmp_path:
 def test_a_whole_tree_round_of_the_book_is_measured_from_its_strategy(tmp_path: Path) -> None:
     book = solve_book(RULES, 1, Budget(target=1e-3), tmp_path)
     round_ = build_round(RULES, Position((1, 1)), book.continuation)
-    bot = SolverBot(random.Random(0), book=book)
+    bot = BookBot(random.Random(0), book=book)
     fast = _from_the_book_and_from_the_bot(round_, bot)
     assert fast.exploitability <= 1e-3 + 1e-6

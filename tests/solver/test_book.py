@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dudo.bots.hard import HardBot
+from dudo.bots import make_bot
+from dudo.bots.book import BookBot
 from dudo.engine import Bid, Game, preset
 from dudo.solver import Position, SolverError, build_round
 from dudo.solver.book import (
@@ -202,7 +203,8 @@ def test_hard_plays_the_shipped_book_at_every_position() -> None:
     rules = preset("liars-dice")
     book = find_book(rules, [shipped_root()])
     assert book is not None and book.min_recall == PLAY_RECALL
-    bot = HardBot(random.Random(3))
+    bot = make_bot("hard", random.Random(3))
+    assert isinstance(bot, BookBot)
     for a in range(1, 6):
         for b in range(1, 6):
             game = Game(rules, 2, seed=a * 10 + b, dice=[a, b])

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dudo.bots.hard import HardBot
-from dudo.bots.solver_bot import SolverBot
+from dudo.bots import make_bot, policy_of
+from dudo.bots.book import BookBot
 from dudo.engine import Bid, Game, Rules, preset
 from dudo.engine.rules import PRESETS
 from dudo.solver import Position, build_round
@@ -76,7 +76,8 @@ def test_a_smaller_hand_builds_the_books_own_rounds() -> None:
 @pytest.mark.parametrize("dice", [2, 3, 4])
 def test_hard_plays_the_shipped_book_with_fewer_dice(dice: int) -> None:
     rules = LIARS.with_options(dice_per_player=dice)
-    bot = HardBot(random.Random(dice))
+    bot = make_bot("hard", random.Random(dice))
+    assert isinstance(bot, BookBot)
     for a in range(1, dice + 1):
         for b in range(1, dice + 1):
             game = Game(rules, 2, seed=a * 10 + b, dice=[a, b])
@@ -109,7 +110,7 @@ def test_hard_opens_with_the_books_frequencies_with_two_dice() -> None:
         for c in round_.children(0)
         if strategy.sigma_in[c, hand] > 0
     }
-    policy = HardBot(random.Random(0)).policy(view)
+    policy = policy_of(make_bot("hard", random.Random(0)), view)
     assert policy.keys() == expected.keys()
     assert all(policy[a] == pytest.approx(p) for a, p in expected.items())
 
@@ -121,7 +122,7 @@ def test_where_the_hand_matters_a_book_for_another_hand_is_not_used(tmp_path: Pa
     for dice in (2, 3):
         assert find_book(SPOT.with_options(dice_per_player=dice), [tmp_path]) is None
     # Given the book outright, the bot still leaves a table of other hands to its fallback.
-    bot = SolverBot(random.Random(0), book=book, min_recall=1)
+    bot = BookBot(random.Random(0), book=book, min_recall=1)
     for rules, source in ((five, "book"), (SPOT, "fallback")):
         game = Game(rules, 2, seed=1, dice=[1, 1], start_total=2 * rules.dice_per_player)
         bot.choose(game.view(game.to_move))
@@ -141,7 +142,7 @@ def test_a_game_begun_with_more_players_uses_the_book_where_its_start_changes_no
     book = tiny_book(SPOT, tmp_path, max_dice=2)
     assert start_fits(SPOT, 6, 2) and not start_fits(SPOT, 6, 3)
     assert not start_fits(SPOT, 6, 4) and start_fits(SPOT, 4, 3)
-    bot = SolverBot(random.Random(0), book=book, min_recall=1)
+    bot = BookBot(random.Random(0), book=book, min_recall=1)
     cases = [((1,), (1,), 6, "book"), ((1, 2), (3,), 6, "fallback"), ((1, 2), (3,), 4, "book")]
     for first, second, start, source in cases:
         game = Game.with_hands(SPOT, [first, (), second], opener=0, start_total=start)

@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dudo.bots import make_bot
-from dudo.bots.solver_bot import SolverBot
+from dudo.bots.book import BookBot
 from dudo.engine import CALL, DOUBT_PASS, PASS, SPOT_ON, Bid, Game, Rules, hand_rolls, preset
 from dudo.solver import SolverError, build_round
 from dudo.solver.abstract_strategy import AbstractStrategy, from_profile, sample_value
@@ -186,7 +186,7 @@ def test_the_hard_bot_plays_a_book_with_spot_on(tmp_path: Path) -> None:
     assert len(reopened.value_changes) == 2
     assert reopened.min_recall == PLAY_RECALL  # measured for such games too
     assert all(book.kind(p) == "abstract" for p in book.rounds)
-    bot = SolverBot(random.Random(1), book=book, min_recall=1)
+    bot = BookBot(random.Random(1), book=book, min_recall=1)
     other = make_bot("random", random.Random(2))
     from_book = claims = wins = 0
     for seed in range(40):

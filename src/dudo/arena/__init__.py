@@ -20,24 +20,42 @@ Local workers are started with multiprocessing's ``spawn``: a script that calls
 :func:`run_arena` with more than one worker needs the ``if __name__ == "__main__":`` guard.
 """
 
-from dudo.arena.run import ArenaResult, BotResult, record_path, run_arena, run_plan, summarize
-from dudo.arena.setup import (
-    ArenaConfig,
-    ArenaError,
-    ArenaPlan,
-    default_arena_dir,
-    lineup,
-    plan,
-    seats_of_game,
-)
-from dudo.arena.stats import (
-    LatencyStats,
-    Rating,
-    latency_stats,
-    rate_games,
-    wilson_interval,
-)
-from dudo.arena.worker import ArenaGameError, GameOutcome, finishing_ranks
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dudo.arena.run import ArenaResult, BotResult, record_path, run_arena, run_plan, summarize
+    from dudo.arena.setup import (
+        ArenaConfig,
+        ArenaError,
+        ArenaPlan,
+        default_arena_dir,
+        lineup,
+        plan,
+        seats_of_game,
+    )
+    from dudo.arena.stats import (
+        LatencyStats,
+        Rating,
+        latency_stats,
+        rate_games,
+        wilson_interval,
+    )
+    from dudo.arena.worker import ArenaGameError, GameOutcome, finishing_ranks
+
+
+def __getattr__(name: str) -> Any:
+    # The names are imported when first used, so that the command line can read
+    # ArenaConfig (the options of ``dudo arena``) without loading the run and its workers.
+    if name in __all__:
+        for module in ("setup", "stats", "worker", "run"):
+            found = importlib.import_module(f"{__name__}.{module}")
+            if hasattr(found, name):
+                return getattr(found, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ArenaConfig",

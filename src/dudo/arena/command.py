@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
-
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -21,53 +18,16 @@ from dudo.arena.chart import chart_title
 from dudo.arena.pairs import PairedResult
 from dudo.arena.run import ArenaResult, run_plan
 from dudo.arena.setup import ArenaConfig, plan
-from dudo.bots.external import DECISION_TIMEOUT
-from dudo.bots.match import MAX_ROUNDS
 from dudo.engine.errors import DudoError
 
 
-def arena_command(
-    *,
-    bots: Sequence[str],
-    games: int,
-    rules: str,
-    settings: Sequence[str],
-    players: int | None,
-    dice: int | None,
-    seed: int | None,
-    workers: int | None,
-    out: Path | None,
-    ray_address: str | None,
-    max_rounds: int = MAX_ROUNDS,
-    chart: bool = True,
-    common_deals: bool = False,
-    baseline: str | None = None,
-    bot_timeout: float = DECISION_TIMEOUT,
-    console: Console,
-) -> int:
+def arena_command(config: ArenaConfig, console: Console) -> int:
     """Run an arena and print its results. Returns the exit code: 0 done, 1 a game failed,
     2 bad input (nothing written), 130 interrupted (what was played is kept)."""
-    config = ArenaConfig(
-        bots=tuple(bots),
-        games=games,
-        rules=rules,
-        settings=tuple(settings),
-        players=players,
-        dice=dice,
-        seed=seed,
-        workers=workers,
-        out=out,
-        ray_address=ray_address,
-        max_rounds=max_rounds,
-        chart=chart,
-        common_deals=common_deals,
-        baseline=baseline,
-        bot_timeout=bot_timeout,
-    )
     try:
         checked = plan(config)
         processes = f"{checked.workers} worker" + ("s" if checked.workers != 1 else "")
-        where = f"Ray cluster {ray_address}" if ray_address else processes
+        where = f"Ray cluster {config.ray_address}" if config.ray_address else processes
         console.print(
             Text(f"{checked.games} games, seed {checked.seed}, on {where}", style="bold"),
             soft_wrap=True,

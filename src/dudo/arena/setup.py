@@ -8,14 +8,14 @@ import os
 import random
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 import platformdirs
 
 from dudo.bots import make_bot
-from dudo.bots.external import DECISION_TIMEOUT
+from dudo.bots.base import DECISION_TIMEOUT
 from dudo.bots.match import MAX_ROUNDS
 from dudo.engine.errors import DudoError, RulesError
 from dudo.engine.game import Game
@@ -31,32 +31,96 @@ class ArenaError(DudoError):
 
 @dataclass(frozen=True)
 class ArenaConfig:
-    """An arena run as asked for (the ``dudo arena`` options).
+    """An arena run as asked for: each ``dudo arena`` option once, with its type, default and
+    help (a field's ``metadata``: ``help``, and ``flags``, ``metavar`` or ``argument`` where
+    the command line shows it otherwise than by its name), from which the command line is
+    built. Fields without help (``save``) are set from Python only.
 
     ``bots`` are bot specs for :func:`dudo.bots.make_bot`. ``players`` defaults to the
     number of bots; with fewer bots than players see :func:`lineup`. ``dice`` sets the
     rules' ``dice_per_player``. ``seed`` None draws one (kept in the result). ``workers``
     None uses every core. ``out`` None writes to a new folder under
     ``$DUDO_HOME/arena``; ``save`` False writes nothing. ``ray_address`` runs the games on
-    that Ray cluster instead of local processes.
+    that Ray cluster instead of local processes. ``common_deals`` plays pairs of games on the
+    same dice (:mod:`dudo.arena.pairs`), ``baseline`` being the bot compared in the first's
+    seat; ``bot_timeout`` is the seconds an outside program (``cmd:``) has per decision.
     """
 
-    bots: tuple[str, ...]
-    games: int = 100
-    rules: str = "dudo"
-    settings: tuple[str, ...] = ()
-    players: int | None = None
-    dice: int | None = None
-    seed: int | None = None
-    workers: int | None = None
-    out: Path | None = None
+    bots: tuple[str, ...] = field(
+        metadata={
+            "argument": True,
+            "metavar": "BOT",
+            "help": "Bot specs (random, easy, ..., caller, bluffer). With fewer bots than "
+            "--players the first takes one seat and the others fill the rest in turn: "
+            "`hard easy --players 4` is hard against three easy.",
+        }
+    )
+    games: int = field(default=100, metadata={"help": "Games to play."})
+    rules: str = field(
+        default="dudo", metadata={"flags": ("--rules",), "help": "Preset: see `dudo rules`."}
+    )
+    settings: tuple[str, ...] = field(
+        default=(), metadata={"flags": ("--set",), "help": "House rule OPTION=VALUE (repeatable)."}
+    )
+    players: int | None = field(
+        default=None, metadata={"help": "Seats at the table (default: one per bot given)."}
+    )
+    dice: int | None = field(
+        default=None, metadata={"help": "Dice per player (the rules' dice_per_player)."}
+    )
+    seed: int | None = field(
+        default=None, metadata={"help": "Seed of the whole run (default: drawn and printed)."}
+    )
+    workers: int | None = field(
+        default=None, metadata={"help": "Worker processes (default: one per core)."}
+    )
+    out: Path | None = field(
+        default=None,
+        metadata={
+            "help": "Folder for records, summary.json and results.png "
+            "(default: a new folder under $DUDO_HOME/arena)."
+        },
+    )
     save: bool = True
-    ray_address: str | None = None
-    max_rounds: int = MAX_ROUNDS
-    chart: bool = True
-    common_deals: bool = False  # pairs of games on the same dice: :mod:`dudo.arena.pairs`
-    baseline: str | None = None  # with common_deals: the bot compared in the first's seat
-    bot_timeout: float = DECISION_TIMEOUT  # seconds an outside program (cmd:) has per decision
+    ray_address: str | None = field(
+        default=None,
+        metadata={
+            "flags": ("--ray",),
+            "metavar": "ADDRESS",
+            "help": "Play on this Ray cluster (needs the ray extra).",
+        },
+    )
+    max_rounds: int = field(
+        default=MAX_ROUNDS,
+        metadata={"help": "Stop a game after this many rounds; it counts as unfinished."},
+    )
+    chart: bool = field(
+        default=True, metadata={"flags": ("--chart/--no-chart",), "help": "Draw results.png."}
+    )
+    common_deals: bool = field(
+        default=False,
+        metadata={
+            "flags": ("--common-deals",),
+            "help": "Play games in pairs on the same dice and report the paired difference: "
+            "heads-up the two bots swap seats; with more players give --baseline.",
+        },
+    )
+    baseline: str | None = field(
+        default=None,
+        metadata={
+            "metavar": "BOT",
+            "help": "With --common-deals: the bot that takes the first bot's seat in the "
+            "other game of each pair, against the same opponents on the same dice.",
+        },
+    )
+    bot_timeout: float = field(
+        default=DECISION_TIMEOUT,
+        metadata={
+            "metavar": "SECONDS",
+            "help": "Seconds an outside bot (cmd:COMMAND) has for each decision; a late bot "
+            "stops its game with an error.",
+        },
+    )
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ from dudo.arena.deals import DealChance
 from dudo.arena.pairs import deal_key, pair_of, pair_seats
 from dudo.arena.setup import bot_seed, chance_seed, seats_of_game
 from dudo.bots import Bot, is_outside_bot, make_bot
-from dudo.bots.external import DECISION_TIMEOUT, ExternalBot
+from dudo.bots.base import DECISION_TIMEOUT
+from dudo.bots.external import ExternalBot
 from dudo.bots.match import MatchResult, Timings, play_game
 from dudo.engine.events import Eliminated
 from dudo.engine.game import Game

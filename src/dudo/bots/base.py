@@ -8,6 +8,11 @@ from dudo.engine.actions import Action, Call
 from dudo.engine.errors import DudoError
 from dudo.engine.view import PlayerView
 
+#: Seconds an outside bot (:class:`~dudo.bots.external.ExternalBot`) has for each choose and
+#: out_of_turn answer, unless told otherwise. Here, with the interface, so that what reads
+#: only this default (the arena's options) need not load the protocol.
+DECISION_TIMEOUT = 10.0
+
 
 class Bot(Protocol):
     """A computer player.

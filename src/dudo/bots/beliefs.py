@@ -91,7 +91,7 @@ def binomial_tail(unknown: int, chance: float) -> Floats:
 
 def sigmoid(x: Floats) -> Floats:
     """The logistic function, elementwise: how the bidding model turns a margin into a chance
-    (here and in the lookahead's prediction of a call, :mod:`dudo.bots.hard`)."""
+    (here and in the lookahead's prediction of a call, :mod:`dudo.bots.lookahead`)."""
     out: Floats = 1.0 / (1.0 + np.exp(-x))
     return out
 

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from types import TracebackType
 from typing import IO, Any, NoReturn
 
+from dudo.bots.base import DECISION_TIMEOUT
 from dudo.bots.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
@@ -41,8 +42,6 @@ from dudo.notation import parse_action
 #: Seconds a program may take to start and answer ``hello`` (starting an interpreter on a
 #: busy machine can take a few seconds).
 START_TIMEOUT = 30.0
-#: Seconds a bot has for each choose and out_of_turn answer, unless told otherwise.
-DECISION_TIMEOUT = 10.0
 
 #: The longest answer line read, in bytes; an answer is a few dozen.
 MAX_ANSWER = 65536

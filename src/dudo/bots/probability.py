@@ -1,5 +1,5 @@
-"""The probability player ("easy"): judges every legal action by the exact odds of the bids
-it involves, from the dice it can see, and takes the best one.
+"""The probability player (the ``easy`` level): judges every legal action by the exact odds
+of the bids it involves, from the dice it can see, and takes the best one.
 
 Its model of the other players is deliberately thin: every die it cannot see is a fair
 die, except that the player who made the standing bid is assumed to hold a couple of dice
@@ -73,7 +73,7 @@ class ProbabilityBot:
     bluffer (+37 to +55 points of win rate) and lost against ``medium`` (-4 to -16).
     """
 
-    name: str = "easy"
+    name: str = "probability"
 
     def __init__(
         self,

@@ -1,8 +1,8 @@
 """Decision-time search for three or more players: sampled lookahead on the beliefs.
 
-With three or more players holding dice, ``hard`` (:class:`SearchBot`) judges its candidate
-actions by playing out the rest of the round on sampled deals, information-set Monte Carlo
-in spirit:
+With three or more players holding dice, the search (:class:`SearchBot`, which the ``hard``
+level plays: :data:`dudo.bots.LEVELS`) judges its candidate actions by playing out the rest
+of the round on sampled deals, information-set Monte Carlo in spirit:
 
 1. **Deals.** Every other player's unseen dice are drawn from the posterior that
    :class:`~dudo.bots.beliefs.Beliefs` infers from this round's bids (and this player's own
@@ -66,7 +66,7 @@ one of several opponents a die, one that is wrong costs this player one, so call
 truer odds loses at a full table.
 
 Anything the search does not cover (heads-up play, the obliging round's visibility choice,
-a single legal action) is decided by :class:`~dudo.bots.hard.LookaheadBot`.
+a single legal action) is decided by :class:`~dudo.bots.lookahead.LookaheadBot`.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ from functools import lru_cache
 import numpy as np
 
 from dudo.bots.beliefs import BeliefOdds, Beliefs, BidModel, Floats, binomial_tail
-from dudo.bots.hard import LookaheadBot
+from dudo.bots.lookahead import LookaheadBot
 from dudo.bots.probability import holds_pass_hand
 from dudo.engine.actions import (
     CALL,
@@ -234,10 +234,11 @@ def bid_trust(view: PlayerView) -> list[float]:
 
 class SearchBot(LookaheadBot):
     """Sampled lookahead with 3+ players holding dice (module docstring), else
-    :class:`~dudo.bots.hard.LookaheadBot`. ``budget`` is in seconds; ``samples`` caps the
-    deals, ``raises`` the raises searched; ``rollout`` is everyone's policy in a rollout."""
+    :class:`~dudo.bots.lookahead.LookaheadBot`. ``budget`` is in seconds; ``samples`` caps the
+    deals, ``raises`` the raises searched; ``rollout`` is everyone's policy in a rollout;
+    ``temperature`` is the lookahead's, where it decides."""
 
-    name: str = "hard"
+    name: str = "search"
 
     def __init__(
         self,
@@ -249,8 +250,9 @@ class SearchBot(LookaheadBot):
         rollout: RolloutModel | None = None,
         model: BidModel | None = None,
         spot_on_min: float = SEARCH_SPOT_ON_MIN,
+        temperature: float | None = None,
     ) -> None:
-        super().__init__(rng, model=model)
+        super().__init__(rng, model=model, temperature=temperature)
         if samples < 1 or raises < 1 or budget <= 0:
             raise DudoError("search needs a positive budget, samples and raises")
         self.budget = budget

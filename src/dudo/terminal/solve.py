@@ -16,7 +16,7 @@ import json
 import os
 import re
 import signal
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,12 +54,10 @@ from dudo.solver.store import (
     solver_from_checkpoint,
 )
 from dudo.terminal.narration import rules_label
+from dudo.terminal.solve_options import SolveOptions
 
 #: Iterations when no stopping rule is given.
 DEFAULT_ITERATIONS = 1000
-
-#: Seconds between checkpoints by default.
-DEFAULT_CHECKPOINT_EVERY = 60.0
 
 
 def default_eval_every(round_: Round) -> int:
@@ -120,67 +118,81 @@ def _check_writable(path: Path, what: str) -> None:
         raise SolverError(f"{what} {path}: cannot write in {folder}")
 
 
-def plan_solve(
-    *,
-    rules_name: str,
-    settings: Sequence[str],
-    dice: tuple[int, int],
-    algorithm: str,
-    iterations: int | None,
-    target: float | None,
-    time_limit: float | None,
-    eval_every: int | None,
-    out: Path | None,
-    plot: Path | None,
-    plot_enabled: bool,
-    checkpoint: Path | None,
-    checkpoint_every: float,
-    resume: bool,
-    game_book: Path | None = None,
-) -> SolvePlan:
+def plan_solve(options: SolveOptions) -> SolvePlan:
     """Check every option of ``dudo solve`` (raising DudoError) without writing anything."""
-    from dudo.solver.plots import plot_format, plots_missing
-
-    rules = build_rules(rules_name, settings)
-    position = Position((dice[0], dice[1]))
+    rules = build_rules(options.rules, options.settings)
+    position = Position((options.dice[0], options.dice[1]))
     problem = heads_up_problem(rules, position)
     if problem is not None:
         raise SolverError(problem)
-    chosen = parse_algorithm(algorithm)
-    if iterations is not None and iterations < 1:
-        raise SolverError(f"--iterations {iterations}: give at least 1")
-    if target is not None and not target > 0:
-        raise SolverError(f"--target {target}: give an exploitability above 0")
-    if time_limit is not None and not time_limit > 0:
-        raise SolverError(f"--time {time_limit}: give a number of seconds above 0")
-    if eval_every is not None and eval_every < 1:
-        raise SolverError(f"--eval-every {eval_every}: give at least 1")
-    if not checkpoint_every >= 0:
-        raise SolverError(f"--checkpoint-every {checkpoint_every}: give seconds, 0 or more")
-    if iterations is None and target is None and time_limit is None:
+    chosen = parse_algorithm(options.algorithm)
+    _check_numbers(options)
+    iterations = options.iterations
+    if iterations is None and options.target is None and options.time_limit is None:
         iterations = DEFAULT_ITERATIONS
+    out = options.out
     if out is None:
-        out = Path(default_stem(rules_name, rules, position) + ".npz")
-    asked_plot = plot is not None and plot_enabled
-    if plot is None and plot_enabled:
-        plot = out.with_suffix(".png")
-    if not plot_enabled:
-        plot = None
-    if plot is not None:
-        plot_format(plot)
+        out = Path(default_stem(options.rules, rules, position) + ".npz")
+    plot, plot_note = _plot(options, out)
+    if options.resume and options.checkpoint is None:
+        raise SolverError("--resume needs --checkpoint FILE (the checkpoint to continue)")
+    game_book = options.game_book
+    if game_book is not None:
+        game_book = _open_game_book(game_book, rules).directory.resolve()
+    _check_outputs([("--out", out), ("--plot", plot), ("--checkpoint", options.checkpoint)])
+    return SolvePlan(
+        rules=rules,
+        rules_text=rules_label(rules, options.rules),
+        position=position,
+        algorithm=chosen,
+        iterations=iterations,
+        target=options.target,
+        time_limit=options.time_limit,
+        eval_every=options.eval_every,
+        out=out,
+        plot=plot,
+        checkpoint=options.checkpoint,
+        checkpoint_every=options.checkpoint_every,
+        resume=options.resume,
+        game_book=game_book,
+        plot_note=plot_note,
+    )
+
+
+def _check_numbers(options: SolveOptions) -> None:
+    """The stopping rules and intervals are in range."""
+    if options.iterations is not None and options.iterations < 1:
+        raise SolverError(f"--iterations {options.iterations}: give at least 1")
+    if options.target is not None and not options.target > 0:
+        raise SolverError(f"--target {options.target}: give an exploitability above 0")
+    if options.time_limit is not None and not options.time_limit > 0:
+        raise SolverError(f"--time {options.time_limit}: give a number of seconds above 0")
+    if options.eval_every is not None and options.eval_every < 1:
+        raise SolverError(f"--eval-every {options.eval_every}: give at least 1")
+    if not options.checkpoint_every >= 0:
+        raise SolverError(f"--checkpoint-every {options.checkpoint_every}: give seconds, 0 or more")
+
+
+def _plot(options: SolveOptions, out: Path) -> tuple[Path | None, str | None]:
+    """The plot to draw (None: none) and a note on why the default one is left out."""
+    from dudo.solver.plots import plot_format, plots_missing
+
+    if options.no_plot:
+        return None, None
+    plot = options.plot if options.plot is not None else out.with_suffix(".png")
+    plot_format(plot)
     # Without the plots extra an asked-for plot is refused before any work; the default
     # one is left out with a note, as the strategy is what a solve is for.
-    plot_note = plots_missing() if plot is not None else None
-    if plot_note is not None:
-        if asked_plot:
-            raise SolverError(f"--plot {plot}: {plot_note} (or leave out --plot)")
-        plot, plot_note = None, f"no plot: {plot_note} (or pass --no-plot)"
-    if resume and checkpoint is None:
-        raise SolverError("--resume needs --checkpoint FILE (the checkpoint to continue)")
-    if game_book is not None:
-        book = _open_game_book(game_book, rules)
-        game_book = book.directory.resolve()
-    named = [("--out", out), ("--plot", plot), ("--checkpoint", checkpoint)]
+    missing = plots_missing()
+    if missing is None:
+        return plot, None
+    if options.plot is not None:
+        raise SolverError(f"--plot {plot}: {missing} (or leave out --plot)")
+    return None, f"no plot: {missing} (or pass --no-plot)"
+
+
+def _check_outputs(named: Sequence[tuple[str, Path | None]]) -> None:
+    """The files to write are distinct and can be written."""
     paths = [(flag, p.resolve()) for flag, p in named if p is not None]
     for i, (flag, path) in enumerate(paths):
         for other, seen in paths[:i]:
@@ -189,23 +201,6 @@ def plan_solve(
     for flag, p in named:
         if p is not None:
             _check_writable(p, flag)
-    return SolvePlan(
-        rules=rules,
-        rules_text=rules_label(rules, rules_name),
-        position=position,
-        algorithm=chosen,
-        iterations=iterations,
-        target=target,
-        time_limit=time_limit,
-        eval_every=eval_every,
-        out=out,
-        plot=plot,
-        checkpoint=checkpoint,
-        checkpoint_every=checkpoint_every,
-        resume=resume,
-        game_book=game_book,
-        plot_note=plot_note,
-    )
 
 
 def _open_game_book(folder: Path, rules: Rules) -> Book:
@@ -306,44 +301,10 @@ def _error(console: Console, error: Exception) -> None:
     console.print(Text(f"error: {error}", style="red"), soft_wrap=True)
 
 
-def solve_command(
-    *,
-    rules_name: str = "liars-dice",
-    settings: Sequence[str] = (),
-    dice: tuple[int, int] = (1, 1),
-    algorithm: str = "dcfr",
-    iterations: int | None = None,
-    target: float | None = None,
-    time_limit: float | None = None,
-    eval_every: int | None = None,
-    out: Path | None = None,
-    plot: Path | None = None,
-    plot_enabled: bool = True,
-    checkpoint: Path | None = None,
-    checkpoint_every: float = DEFAULT_CHECKPOINT_EVERY,
-    resume: bool = False,
-    game_book: Path | None = None,
-    console: Console,
-) -> int:
+def solve_command(options: SolveOptions, console: Console) -> int:
     """Solve one heads-up round and write its strategy file; returns the exit code."""
     try:
-        plan = plan_solve(
-            rules_name=rules_name,
-            settings=settings,
-            dice=dice,
-            algorithm=algorithm,
-            iterations=iterations,
-            target=target,
-            time_limit=time_limit,
-            eval_every=eval_every,
-            out=out,
-            plot=plot,
-            plot_enabled=plot_enabled,
-            checkpoint=checkpoint,
-            checkpoint_every=checkpoint_every,
-            resume=resume,
-            game_book=game_book,
-        )
+        plan = plan_solve(options)
         if plan.resume:
             solver, history, seconds = _resume_solver(plan)
         else:
@@ -392,48 +353,11 @@ def _run(
             "history": history.to_dict(),
         }
 
-    if plan.iterations is not None:
-        total: float | None = plan.iterations
-    elif plan.time_limit is not None:
-        total = plan.time_limit
-    else:
-        total = None
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        TextColumn("iteration {task.fields[iteration]}"),
-        TextColumn("exploitability {task.fields[exploitability]}"),
-        TextColumn("value {task.fields[value]}"),
-        TimeElapsedColumn(),
-        console=console,
-    )
-    last = history.last
-    task = progress.add_task(
-        round_.position.label(),
-        total=total,
-        completed=solver.iteration if plan.iterations is not None else 0,
-        iteration=solver.iteration,
-        exploitability=_fmt_expl(last.exploitability) if last else "-",
-        value=_fmt_value(last.value) if last else "-",
-    )
-
-    def on_step(iteration: int, run_seconds: float, row: HistoryRow | None) -> None:
-        fields: dict[str, Any] = {"iteration": iteration}
-        if row is not None:
-            fields["exploitability"] = _fmt_expl(row.exploitability)
-            fields["value"] = _fmt_value(row.value)
-        if plan.iterations is not None:
-            completed = float(iteration)
-        elif plan.time_limit is not None:
-            completed = min(run_seconds, plan.time_limit)
-        else:
-            completed = 0.0
-        progress.update(task, completed=completed, **fields)
-
     def checkpoint(seconds_so_far: float) -> None:
         assert plan.checkpoint is not None
         save_checkpoint(plan.checkpoint, solver, meta_now(seconds_so_far))
 
+    progress, on_step = _progress(plan, solver, history, console)
     interrupt = _Interrupt()
     with interrupt.installed(), progress:
         reason, total_seconds, average = solve_until(
@@ -459,8 +383,66 @@ def _run(
         from dudo.solver.plots import plot_history
 
         plot_history(history, plan.plot, _title(round_, plan.algorithm.value))
+    _print_end(console, plan, solver.iteration, reason, final, total_seconds)
+    return 130 if reason is StopReason.INTERRUPTED else 0
 
-    if solver.iteration == 0:
+
+def _progress(
+    plan: SolvePlan, solver: RoundSolver, history: History, console: Console
+) -> tuple[Progress, Callable[[int, float, HistoryRow | None], None]]:
+    """The progress bar of a solve (over iterations or seconds, whichever stops it) and the
+    step callback that moves it."""
+    if plan.iterations is not None:
+        total: float | None = plan.iterations
+    elif plan.time_limit is not None:
+        total = plan.time_limit
+    else:
+        total = None
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn("iteration {task.fields[iteration]}"),
+        TextColumn("exploitability {task.fields[exploitability]}"),
+        TextColumn("value {task.fields[value]}"),
+        TimeElapsedColumn(),
+        console=console,
+    )
+    last = history.last
+    task = progress.add_task(
+        solver.round.position.label(),
+        total=total,
+        completed=solver.iteration if plan.iterations is not None else 0,
+        iteration=solver.iteration,
+        exploitability=_fmt_expl(last.exploitability) if last else "-",
+        value=_fmt_value(last.value) if last else "-",
+    )
+
+    def on_step(iteration: int, run_seconds: float, row: HistoryRow | None) -> None:
+        fields: dict[str, Any] = {"iteration": iteration}
+        if row is not None:
+            fields["exploitability"] = _fmt_expl(row.exploitability)
+            fields["value"] = _fmt_value(row.value)
+        if plan.iterations is not None:
+            completed = float(iteration)
+        elif plan.time_limit is not None:
+            completed = min(run_seconds, plan.time_limit)
+        else:
+            completed = 0.0
+        progress.update(task, completed=completed, **fields)
+
+    return progress, on_step
+
+
+def _print_end(
+    console: Console,
+    plan: SolvePlan,
+    iterations: int,
+    reason: StopReason,
+    final: Evaluation,
+    seconds: float,
+) -> None:
+    """Why the solve stopped, its results and the files written."""
+    if iterations == 0:
         console.print(Text("no iteration was run: the strategy is uniform"), soft_wrap=True)
     stop_words = {
         StopReason.ITERATIONS: "the iterations were done",
@@ -473,7 +455,7 @@ def _run(
         StopReason.INTERRUPTED: "interrupted",
     }
     console.print(Text(f"Stopped: {stop_words[reason]}."), soft_wrap=True)
-    _print_results(console, final, solver.iteration, total_seconds, plan.algorithm.value)
+    _print_results(console, final, iterations, seconds, plan.algorithm.value)
     console.print(Text(f"strategy: {plan.out} ({_size(plan.out)})"), soft_wrap=True)
     if plan.plot is not None:
         console.print(Text(f"plot: {plan.plot}"), soft_wrap=True)
@@ -483,7 +465,6 @@ def _run(
         console.print(
             Text(f"checkpoint: {plan.checkpoint} ({_size(plan.checkpoint)})"), soft_wrap=True
         )
-    return 130 if reason is StopReason.INTERRUPTED else 0
 
 
 def _number(meta: dict[str, Any], key: str) -> float:
@@ -582,25 +563,13 @@ def solve_game_command(
 
     try:
         rules = build_rules(rules_name, settings)
-        if not 0 < target < 2:
-            raise SolverError(f"--target {target}: give an exploitability between 0 and 2")
-        if seconds is not None and seconds <= 0:
-            raise SolverError(f"--time {seconds}: give a positive number of seconds")
-        if whole_tree_dice < 2:
-            raise SolverError(f"--whole-tree-dice {whole_tree_dice}: give at least 2 (1 v 1)")
-        if iterations < 1:
-            raise SolverError(f"--iterations {iterations}: give a positive number")
-        if sweeps < 0:
-            raise SolverError(f"--sweeps {sweeps}: give 0 or more")
+        _check_game_options(target, seconds, whole_tree_dice, iterations, sweeps)
+        time_limit = float("inf") if seconds is None else seconds
         budget = Budget(
-            target=target,
-            seconds=float("inf") if seconds is None else seconds,
-            algorithm=parse_algorithm(algorithm_name),
+            target=target, seconds=time_limit, algorithm=parse_algorithm(algorithm_name)
         )
         abstraction = Abstraction(
-            whole_tree_dice=whole_tree_dice,
-            iterations=iterations,
-            seconds=float("inf") if seconds is None else seconds,
+            whole_tree_dice=whole_tree_dice, iterations=iterations, seconds=time_limit
         )
         problem = heads_up_problem(rules, Position((max_dice, max_dice)))
         if problem is not None:
@@ -611,36 +580,10 @@ def solve_game_command(
             f"of at most {whole_tree_dice} dice to exploitability {target:g} on the whole "
             f"tree, larger ones under the abstraction ({iterations} iterations each)"
         )
-        chosen = [Position((a, b)) for a, b in starts] or None
-        progress = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            TextColumn("{task.completed}/{task.total}"),
-            TimeElapsedColumn(),
-            console=console,
-            transient=True,
-        )
         # Obliging rounds add positions (who is obliged, open or closed): no known total then.
         heads_up_oblige = rules.oblige and rules.oblige_min_players <= 2
-        rounds_task = progress.add_task(
-            "rounds", total=None if heads_up_oblige else max_dice * max_dice
-        )
-        iterations_task = progress.add_task("", total=iterations, visible=False)
-
-        def reported(line: str) -> None:
-            progress.console.print(line, soft_wrap=True)
-            progress.advance(rounds_task)
-            progress.update(iterations_task, visible=False)
-
-        def iterated(position: Position, done: int, planned: int) -> None:
-            progress.update(
-                iterations_task,
-                description=f"  {position.label()} iterations",
-                completed=done,
-                total=planned,
-                visible=True,
-            )
-
+        rounds = None if heads_up_oblige else max_dice * max_dice
+        progress, reported, iterated = _book_progress(console, rounds, iterations)
         with progress:
             book = solve_book(
                 rules,
@@ -648,7 +591,7 @@ def solve_game_command(
                 budget,
                 folder,
                 report=reported,
-                starts=chosen,
+                starts=[Position((a, b)) for a, b in starts] or None,
                 abstraction=abstraction,
                 progress=iterated,
                 sweeps=sweeps,
@@ -665,3 +608,53 @@ def solve_game_command(
         )
     console.print(f"book: {folder} (the hard bot finds it there for these rules)")
     return 0
+
+
+def _check_game_options(
+    target: float, seconds: float | None, whole_tree_dice: int, iterations: int, sweeps: int
+) -> None:
+    """The numbers of ``dudo solve-game`` are in range."""
+    if not 0 < target < 2:
+        raise SolverError(f"--target {target}: give an exploitability between 0 and 2")
+    if seconds is not None and seconds <= 0:
+        raise SolverError(f"--time {seconds}: give a positive number of seconds")
+    if whole_tree_dice < 2:
+        raise SolverError(f"--whole-tree-dice {whole_tree_dice}: give at least 2 (1 v 1)")
+    if iterations < 1:
+        raise SolverError(f"--iterations {iterations}: give a positive number")
+    if sweeps < 0:
+        raise SolverError(f"--sweeps {sweeps}: give 0 or more")
+
+
+def _book_progress(
+    console: Console, rounds: int | None, iterations: int
+) -> tuple[Progress, Callable[[str], None], Callable[[Position, int, int], None]]:
+    """Bars over a book's rounds (``rounds`` of them, None: not known) and over the
+    iterations of the round being solved; the callbacks that report a solved round and that
+    move the iterations."""
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    )
+    rounds_task = progress.add_task("rounds", total=rounds)
+    iterations_task = progress.add_task("", total=iterations, visible=False)
+
+    def reported(line: str) -> None:
+        progress.console.print(line, soft_wrap=True)
+        progress.advance(rounds_task)
+        progress.update(iterations_task, visible=False)
+
+    def iterated(position: Position, done: int, planned: int) -> None:
+        progress.update(
+            iterations_task,
+            description=f"  {position.label()} iterations",
+            completed=done,
+            total=planned,
+            visible=True,
+        )
+
+    return progress, reported, iterated

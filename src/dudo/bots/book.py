@@ -1,5 +1,6 @@
-"""The solver player ("solver"): plays the equilibrium strategies of a solver book where it
-has one, and like the probability player ("easy") everywhere else.
+"""The book player: plays the equilibrium strategies of a solver book where it has one, and
+its fallback everywhere else (the probability player by default; the ``hard`` level puts the
+search behind it: :data:`dudo.bots.LEVELS`).
 
 A book (:mod:`dudo.solver.book`) holds heads-up rounds solved as parts of a whole game. When
 exactly two players have dice, the rules have a book and the book holds the round now in
@@ -16,8 +17,7 @@ Where spot-on depends on the start total, a game begun with more players uses it
 positions where that makes no difference.
 
 Anything else (more players, a position or rules the book does not cover, a view that does
-not match the book's tree) is left to the probability player, so the bot always plays a
-legal action.
+not match the book's tree) is left to the fallback, so the bot always plays a legal action.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ _warned: set[str] = set()
 def _warn_once(error: Exception, fallback: object) -> None:
     """Log why the book could not be used: in full the first time, briefly after that."""
     text = f"{type(error).__name__}: {error}"
-    message = "solver bot: falling back to %s (%s)"
+    message = "book player: falling back to %s (%s)"
     if text in _warned:
         _log.debug(message, type(fallback).__name__, text)
         return
@@ -52,9 +52,9 @@ def _warn_once(error: Exception, fallback: object) -> None:
     _log.warning(message, type(fallback).__name__, text, exc_info=error)
 
 
-class SolverBot:
-    """Plays a solver book's strategy in the heads-up rounds it covers, else like
-    :class:`~dudo.bots.probability.ProbabilityBot` (which shares this bot's ``rng``).
+class BookBot:
+    """Plays a solver book's strategy in the heads-up rounds it covers, else as ``fallback``
+    (default: a :class:`~dudo.bots.probability.ProbabilityBot` sharing this bot's ``rng``).
 
     ``book`` fixes the book to use (default: :func:`~dudo.solver.book.find_book` for the
     game's rules, looked up on every move and cached there); abstract rounds that remember
@@ -63,7 +63,7 @@ class SolverBot:
     ``last_source`` says where the last choice came from: ``"book"`` or ``"fallback"``.
     """
 
-    name: str = "solver"
+    name: str = "book"
 
     def __init__(
         self,
@@ -120,7 +120,7 @@ class SolverBot:
         return book.min_recall if self.min_recall is None else self.min_recall
 
     def wants_out_of_turn_call(self, view: PlayerView) -> bool:
-        """Under ``cruzado``: as the probability player (heads-up it never arises)."""
+        """Under ``cruzado``: as the fallback (heads-up it never arises)."""
         return self.fallback.wants_out_of_turn_call(view)
 
     # ----------------------------------------------------------------------- the book

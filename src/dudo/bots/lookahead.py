@@ -1,6 +1,5 @@
-"""The strong player ("hard"): the solver's equilibrium strategy where a solver book covers
-the position; with three or more players, decision-time search (:mod:`dudo.bots.search`);
-and elsewhere a one-round lookahead on inferred beliefs.
+"""The one-round lookahead (part of the ``hard`` level: :data:`dudo.bots.LEVELS`), on
+inferred beliefs.
 
 The lookahead (:class:`LookaheadBot`) judges each action by the chance that it costs this
 player a die:
@@ -19,7 +18,7 @@ It takes the action with the smallest expected loss (``temperature`` > 0 mixes i
 weighting each action by exp(-(loss - least) / temperature); measured weaker, see
 :data:`LOOKAHEAD_TEMPERATURE`). Rules it has no model for (revealing
 and rerolling, choosing the obliging round's visibility, bluffed passes, out-of-turn calls)
-are decided as the inferring player (:class:`~dudo.bots.medium.MediumBot`) decides them.
+are decided as the inferring player (:class:`~dudo.bots.inferring.InferringBot`) decides them.
 """
 
 from __future__ import annotations
@@ -31,9 +30,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from dudo.bots.beliefs import BeliefOdds, Beliefs, BidModel, Ints, sigmoid
-from dudo.bots.medium import MediumBot
+from dudo.bots.inferring import InferringBot
 from dudo.bots.probability import holds_pass_hand, pass_credibility
-from dudo.bots.solver_bot import SolverBot
 from dudo.engine.actions import Action, Bid, Call, DoubtPass, Pass, SpotOn
 from dudo.engine.errors import DudoError
 from dudo.engine.view import PlayerView
@@ -52,7 +50,7 @@ MIN_WEIGHT = 1e-3
 """Actions whose weight is below this (relative to the best action's 1) are never played."""
 
 
-class LookaheadBot(MediumBot):
+class LookaheadBot(InferringBot):
     """One-round lookahead against the inferred bidding model (see the module docstring).
 
     ``continuation`` is the expected loss charged when the next player raises rather than
@@ -69,7 +67,7 @@ class LookaheadBot(MediumBot):
     bluffer and the caller all rose.
     """
 
-    name: str = "hard"
+    name: str = "lookahead"
 
     def __init__(
         self,
@@ -151,7 +149,7 @@ class LookaheadBot(MediumBot):
             elif isinstance(action, Call):
                 loss = odds.at_least(view.standing_bid) if view.standing_bid else None
             elif isinstance(action, SpotOn) and view.standing_bid is not None:
-                # As medium: exactly right on fair dice too, or a bluffed bid looks exact.
+                # As the inferring player: exactly right on fair dice too, or a bluffed bid looks exact.
                 fair = Odds.from_view(view).exactly(view.standing_bid)
                 loss = 1.0 - min(odds.exactly(view.standing_bid), fair)
             elif isinstance(action, DoubtPass) and view.passer is not None:
@@ -193,18 +191,4 @@ class LookaheadBot(MediumBot):
         return out
 
 
-class HardBot(SolverBot):
-    """The solver book's strategy where one covers the position; else, with three or more
-    players holding dice, decision-time search (:class:`~dudo.bots.search.SearchBot`), and
-    :class:`LookaheadBot` elsewhere."""
-
-    name: str = "hard"
-
-    def __init__(self, rng: random.Random, *, budget: float | None = None) -> None:
-        from dudo.bots.search import SEARCH_BUDGET, SearchBot  # search builds on this module
-
-        chosen = SEARCH_BUDGET if budget is None else budget
-        super().__init__(rng, fallback=SearchBot(rng, budget=chosen))
-
-
-__all__ = ["HardBot", "LookaheadBot"]
+__all__ = ["LookaheadBot"]
