@@ -193,7 +193,7 @@ def serve(
             "--limit",
             metavar="NAME=VALUE",
             help="Change a server limit (repeatable), e.g. --limit tables_per_minute=20; "
-            "the names and defaults are in the README (Playing online, Limits).",
+            "the names and defaults are in docs/limits.md.",
         ),
     ] = None,
     redis_url: Annotated[

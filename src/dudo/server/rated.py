@@ -1,5 +1,5 @@
 """What keeps a rated game's result earned: nobody but a player can worsen their own place,
-and no bot at a rated table plays to lose. README.md, "Ratings", states the rules.
+and no bot at a rated table plays to lose. docs/ratings.md states the rules.
 
 - Once a rated game has started, the host cannot remove a person from it (a kick would hand
   the seat to a stand-in and place its person last): only the person's own absence past the
