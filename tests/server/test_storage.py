@@ -139,7 +139,7 @@ def test_every_migration_goes_down_and_up_again_on_a_database_with_games(db_url:
     finally:
         store.close()
     config = Config()
-    config.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
+    config.set_main_option("script_location", str(storage.MIGRATIONS))
     script = ScriptDirectory.from_config(config)
     revisions = [r.revision for r in script.walk_revisions()]  # the head first
     engine = storage.make_engine(db_url)
@@ -169,7 +169,7 @@ def test_migrations_run_on_an_existing_database(db_url: str) -> None:
     from dudo.server import storage
 
     config = Config()
-    config.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
+    config.set_main_option("script_location", str(storage.MIGRATIONS))
     head = ScriptDirectory.from_config(config).get_current_head()
     store = Store(db_url)
     try:
