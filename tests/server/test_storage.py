@@ -16,6 +16,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from dudo.cup import Cup
 from dudo.records import replay
 from dudo.server.storage import (
     ActionWrite,
@@ -173,7 +174,7 @@ def test_migrations_run_on_an_existing_database(db_url: str) -> None:
     head = ScriptDirectory.from_config(config).get_current_head()
     store = Store(db_url)
     try:
-        store.create_cup("cup1", "token", {"count": 5})
+        store.create_cup("cup1", "token", Cup(count=5))
     finally:
         store.close()
     assert schema(db_url) == (

@@ -9,6 +9,7 @@ import asyncio
 import gzip
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import asdict
 from typing import Annotated, Any, NamedTuple, TypeVar
 
 from fastapi import APIRouter, Depends, Header, Request, Response
@@ -30,7 +31,8 @@ T = TypeVar("T")
 async def games(hall: HallDep, limit: int = 20) -> dict[str, Any]:
     if not 1 <= limit <= 200:
         raise Refused(ErrorCode.BAD_LIMIT, "limit: from 1 to 200", 400)
-    return {"games": await hall.answer(hall.store.recent_games, limit)}
+    found = await hall.answer(hall.store.recent_games, limit)
+    return {"games": [asdict(game) for game in found]}
 
 
 #: The largest game id a database can hold (games.id is a 32-bit INTEGER on PostgreSQL); an id
@@ -174,7 +176,8 @@ async def game_replay(
         # replay in place of its last fields: '"chat_hidden":true,"chat":[]}' becomes
         # '"chat_hidden":false,"chat":[…]}'.
         chat = await hall.answer(hall.store.game_chat, game_id)
-        shown = dumps({"chat_hidden": False, "chat": chat}).encode()[1:]
+        said = [message.to_json() for message in chat]
+        shown = dumps({"chat_hidden": False, "chat": said}).encode()[1:]
         body = replay.json[: -len(HIDDEN_CHAT)] + shown
         headers = {"Vary": "Accept-Encoding, Authorization", "Cache-Control": "private"}
         if accepts_gzip(accept_encoding):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -248,10 +248,10 @@ async def login(body: Login, hall: HallDep, request: Request) -> dict[str, Any]:
     player = await hall.answer(hall.store.player_by_key, P.key_hash(key))
     if player is None:
         raise wrong_login()
-    if P.needs_rehash(found[1]):  # a hash of older parameters: stored again with today's
+    if P.needs_rehash(found.password_hash):  # a hash of older parameters: stored again with today's
         with contextlib.suppress(RateLimited, Refused):  # it can wait for the next sign-in
             rehashed = await hashing.run(P.rehash, body.password)
-            await hall.answer(hall.store.set_password, player.id, rehashed, found[2])
+            await hall.answer(hall.store.set_password, player.id, rehashed, found.key_sealed)
     return {"id": player.id, "name": player.name, "key": key}
 
 
@@ -282,7 +282,7 @@ async def claim(body: Claim, hall: HallDep, request: Request) -> dict[str, Any]:
         guard.claims.spend(address)
         code_hash, sealer = await hashing_of(request).run(P.code_secrets, code)
         found = await hall.answer(hall.store.take_code, code_hash)
-        key = None if found is None else P.unseal(found[1], sealer)
+        key = None if found is None else P.unseal(found.key_sealed, sealer)
     else:
         guard.claims.check(address)  # over the limit the answer is the same for any text
     player = None if key is None else await hall.answer(hall.store.player_by_key, P.key_hash(key))
@@ -354,7 +354,8 @@ async def sign_out_others(
 async def my_tables(me: MeDep, hall: HallDep) -> dict[str, Any]:
     """The tables where the player has a seat (not closed): ``{"tables": [{"code", "seat"}]}``;
     a new device takes each seat with ``POST /api/tables/{code}/seat``."""
-    return {"tables": await hall.answer(hall.store.player_tables, me.id)}
+    seats = await hall.answer(hall.store.player_tables, me.id)
+    return {"tables": [asdict(seat) for seat in seats]}
 
 
 @router.get("/api/players/me/export")
@@ -367,8 +368,8 @@ async def export(me: MeDep, hall: HallDep) -> dict[str, Any]:
         "format": "dudo-player-export",
         "exported": time.time(),
         "profile": P.profile(me.player),
-        "games": games,
-        "ratings": [{"family": family, **rating} for family, rating in sorted(rated.items())],
+        "games": [asdict(game) for game in games],
+        "ratings": [{"family": family, **asdict(r)} for family, r in sorted(rated.items())],
         "chat": chat,  # every message the player wrote: table, game, when, what
     }
 

@@ -30,7 +30,8 @@ The modules, one aggregate each, all on one :class:`~.database.Database`:
 
 from dudo.server.storage.actions import ActionWrite
 from dudo.server.storage.async_store import AsyncStore, CommitPacing
-from dudo.server.storage.chat import CHAT_RECENT
+from dudo.server.storage.chat import CHAT_RECENT, ChatMessage
+from dudo.server.storage.cups import StoredCup
 from dudo.server.storage.database import (
     DB_TIMEOUT,
     MIGRATIONS,
@@ -41,8 +42,17 @@ from dudo.server.storage.database import (
     migrate,
     token_hash,
 )
-from dudo.server.storage.games import Place, StoredGame
-from dudo.server.storage.players import StoredPlayer
+from dudo.server.storage.games import GameSummary, Place, StoredGame
+from dudo.server.storage.players import Password, PlayerGame, PlayerSeat, StoredPlayer, TakenCode
+from dudo.server.storage.ratings import (
+    LeaderboardRow,
+    Opponent,
+    PresetRecord,
+    Profile,
+    RaterRating,
+    RatingPoint,
+    RecentGame,
+)
 from dudo.server.storage.schema import (
     LIVE_STATUSES,
     chat_table,
@@ -64,15 +74,29 @@ __all__ = [
     "MIGRATIONS",
     "ActionWrite",
     "AsyncStore",
+    "ChatMessage",
     "CommitPacing",
     "FencedOut",
+    "GameSummary",
+    "LeaderboardRow",
+    "Opponent",
+    "Password",
     "Place",
+    "PlayerGame",
+    "PlayerSeat",
+    "PresetRecord",
+    "Profile",
+    "RaterRating",
+    "RatingPoint",
+    "RecentGame",
     "Store",
     "StoreUnavailable",
+    "StoredCup",
     "StoredGame",
     "StoredPlayer",
     "StoredSeat",
     "StoredTable",
+    "TakenCode",
     "chat_table",
     "default_url",
     "games_table",

@@ -62,6 +62,24 @@ class StoredGame:
     rating_changes: dict[int, tuple[float, float]] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class GameSummary:
+    """A finished game in the list anyone may see (no table code: a code is the invitation
+    to a table)."""
+
+    id: int
+    #: Who had a bot play for them at some point: not a plain result of theirs.
+    stood_in: list[str | None]
+    finished: float
+    #: The players' names, in player order (None: the player deleted their account).
+    players: list[str | None]
+    winner: str | None
+    #: The players who deleted their account.
+    deleted: list[int]
+    rounds: int | None
+    preset: str
+
+
 class GameStore(Database):
     """Games, from their start to their record."""
 
@@ -232,7 +250,7 @@ class GameStore(Database):
 
     # ---------------------------------------------------------------------- past games
 
-    def recent_games(self, limit: int) -> list[dict[str, Any]]:
+    def recent_games(self, limit: int) -> list[GameSummary]:
         """The newest finished games, for everyone to see: no table codes (a code is the
         invitation to a table)."""
         with self.engine.connect() as c:
@@ -256,18 +274,16 @@ class GameStore(Database):
             players = json.loads(row.players)
             names = [p["name"] for p in players]
             games.append(
-                {
-                    "id": row.id,
-                    # Who had a bot play for them at some point: not a plain result of theirs.
-                    "stood_in": [p["name"] for p in players if p.get("stood_in")],
-                    "finished": row.finished,
-                    "players": names,
-                    "winner": names[row.winner] if row.winner is not None else None,
-                    # Seats whose player deleted their account (their name is gone: null).
-                    "deleted": [i for i, p in enumerate(players) if p.get("deleted")],
-                    "rounds": row.rounds,
-                    "preset": row.preset,
-                }
+                GameSummary(
+                    id=row.id,
+                    stood_in=[p["name"] for p in players if p.get("stood_in")],
+                    finished=row.finished,
+                    players=names,
+                    winner=names[row.winner] if row.winner is not None else None,
+                    deleted=[i for i, p in enumerate(players) if p.get("deleted")],
+                    rounds=row.rounds,
+                    preset=row.preset,
+                )
             )
         return games
 

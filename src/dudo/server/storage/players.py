@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 
@@ -34,6 +34,48 @@ class StoredPlayer:
     name: str
     created: float
     has_password: bool
+
+
+class Password(NamedTuple):
+    """A player's password as stored: its hash, and the player's key sealed by it."""
+
+    player_id: str
+    password_hash: str
+    key_sealed: str
+
+
+class TakenCode(NamedTuple):
+    """A one-time code used up: whose it was, and their key sealed by it."""
+
+    player_id: str
+    key_sealed: str
+
+
+@dataclass(frozen=True)
+class PlayerSeat:
+    """A seat held by a player as a person, at a table not closed."""
+
+    code: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """A game a player sat in (finished or not), for their data export."""
+
+    game: int
+    preset: str
+    rated: str | None  # the rule family of a rated game
+    started: float
+    finished: float | None
+    seat: int
+    player: int  # their player number in the game
+    players: int  # how many played
+    name: str | None
+    place: int | None  # 1: the winner; None until the game ends
+    left_early: bool
+    won: bool | None  # None until the game ends
+    rounds: int | None
 
 
 class PlayerStore(Database):
@@ -96,8 +138,8 @@ class PlayerStore(Database):
                 .values(password_hash=password_hash, key_sealed=key_sealed)
             )
 
-    def password_of(self, name_key: str) -> tuple[str, str, str] | None:
-        """(player id, password hash, sealed key) of the player with this name and a password."""
+    def password_of(self, name_key: str) -> Password | None:
+        """The password of the player with this name (None: nobody, or no password)."""
         with self.engine.connect() as c:
             row = c.execute(
                 sa.select(
@@ -110,7 +152,7 @@ class PlayerStore(Database):
             ).first()
         if row is None or row.key_sealed is None:
             return None
-        return str(row.id), str(row.password_hash), str(row.key_sealed)
+        return Password(str(row.id), str(row.password_hash), str(row.key_sealed))
 
     def add_code(self, code_hash: str, player_id: str, key_sealed: str, expires: float) -> None:
         """A one-time code for the player; any code of theirs given before stops working."""
@@ -123,8 +165,8 @@ class PlayerStore(Database):
                 )
             )
 
-    def take_code(self, code_hash: str) -> tuple[str, str] | None:
-        """(player id, sealed key) of a code still valid, which is used up by this call."""
+    def take_code(self, code_hash: str) -> TakenCode | None:
+        """A code still valid, which is used up by this call."""
         with self.engine.begin() as c:
             row = c.execute(
                 sa.select(player_codes_table).where(player_codes_table.c.code_hash == code_hash)
@@ -137,10 +179,10 @@ class PlayerStore(Database):
             )
             if row.expires < time.time():
                 return None
-            return str(row.player), str(row.key_sealed)
+            return TakenCode(str(row.player), str(row.key_sealed))
 
-    def player_tables(self, player_id: str) -> list[dict[str, Any]]:
-        """The tables (not closed) where the player has a seat as a person: code and seat."""
+    def player_tables(self, player_id: str) -> list[PlayerSeat]:
+        """The seats the player has as a person at tables not closed, oldest table first."""
         with self.engine.connect() as c:
             rows = c.execute(
                 sa.select(seats_table.c.code, seats_table.c.seat)
@@ -152,9 +194,9 @@ class PlayerStore(Database):
                 )
                 .order_by(tables_table.c.created)
             ).all()
-        return [{"code": row.code, "seat": row.seat} for row in rows]
+        return [PlayerSeat(row.code, row.seat) for row in rows]
 
-    def player_games(self, player_id: str) -> list[dict[str, Any]]:
+    def player_games(self, player_id: str) -> list[PlayerGame]:
         """The games the player sat in (finished or not), oldest first, with their seat, player
         number and place (None until the game ends)."""
         gp = game_players_table
@@ -182,21 +224,21 @@ class PlayerStore(Database):
             players = json.loads(row.players)
             seat = players[row.player]
             games.append(
-                {
-                    "game": row.id,
-                    "preset": row.preset,
-                    "rated": row.rated,
-                    "started": row.started,
-                    "finished": row.finished,
-                    "seat": seat["seat"],
-                    "player": row.player,
-                    "players": len(players),
-                    "name": seat["name"],
-                    "place": row.place,
-                    "left_early": bool(row.left_early),
-                    "won": None if row.finished is None else row.place == 1,
-                    "rounds": row.rounds,
-                }
+                PlayerGame(
+                    game=row.id,
+                    preset=row.preset,
+                    rated=row.rated,
+                    started=row.started,
+                    finished=row.finished,
+                    seat=seat["seat"],
+                    player=row.player,
+                    players=len(players),
+                    name=seat["name"],
+                    place=row.place,
+                    left_early=bool(row.left_early),
+                    won=None if row.finished is None else row.place == 1,
+                    rounds=row.rounds,
+                )
             )
         return games
 
@@ -223,7 +265,7 @@ class PlayerStore(Database):
                 gone = [i for i, p in enumerate(players) if p.get("player_id") == player_id]
                 for i in gone:
                     players[i].update(name=None, player_id=None, deleted=True)
-                values: dict[str, Any] = {"players": json.dumps(players)}
+                values = {"players": json.dumps(players)}
                 if row.record is not None:
                     values["record"] = json.dumps(unnamed(json.loads(row.record), gone))
                 c.execute(games_table.update().where(games_table.c.id == row.id).values(**values))

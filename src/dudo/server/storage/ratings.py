@@ -5,8 +5,7 @@ leaderboard, and a rater's public profile; a finished rated game rates its playe
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -27,10 +26,98 @@ PROFILE_RECENT = 20
 PROFILE_OPPONENTS = 5
 
 
+@dataclass(frozen=True)
+class LeaderboardRow:
+    """A rater on a rule family's leaderboard (``name``: None for a bot level)."""
+
+    rater: str
+    name: str | None
+    mu: float
+    sigma: float
+    rating: float  # the displayed rating, mu - 3 sigma
+    games: int
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A rater's rating before and after one rated game."""
+
+    game: int
+    place: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    at: float
+
+    @property
+    def rating(self) -> float:
+        """The rating displayed after the game."""
+        return ratings.ordinal(self.mu_after, self.sigma_after)
+
+
+@dataclass(frozen=True)
+class RaterRating:
+    """A rater's rating in one rule family, with its history (oldest game first)."""
+
+    mu: float
+    sigma: float
+    rating: float  # the displayed rating, mu - 3 sigma
+    games: int
+    history: list[RatingPoint]
+
+
+@dataclass(frozen=True)
+class PresetRecord:
+    """A rater's finished games and wins with one preset."""
+
+    preset: str
+    games: int
+    wins: int
+    win_rate: float
+
+
+@dataclass(frozen=True)
+class RecentGame:
+    """One of a rater's latest finished games (no table code: it is the invitation)."""
+
+    game: int
+    preset: str
+    rated: str | None
+    finished: float
+    place: int | None
+    players: int
+    left_early: bool
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """A rater met often, and how often the profile's rater finished above them."""
+
+    rater: str
+    name: str | None
+    games: int
+    wins_against: int
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What anyone may see of a rater (:meth:`RatingStore.profile`)."""
+
+    rater: str
+    name: str | None  # None: a bot level
+    games: int
+    wins: int
+    by_preset: list[PresetRecord]
+    ratings: dict[str, RaterRating]
+    recent: list[RecentGame]
+    opponents: list[Opponent]
+
+
 class RatingStore(Database):
     """Ratings and profiles."""
 
-    def leaderboard(self, family: str, limit: int = 100) -> list[dict[str, Any]]:
+    def leaderboard(self, family: str, limit: int = 100) -> list[LeaderboardRow]:
         """The best raters of a rule family by displayed rating (mu - 3 sigma), with names."""
         shown = ratings_table.c.mu - 3 * ratings_table.c.sigma
         query = (
@@ -42,52 +129,43 @@ class RatingStore(Database):
         )
         with self.engine.connect() as c:
             return [
-                {
-                    "rater": r.rater,
-                    "name": r.name,
-                    "mu": r.mu,
-                    "sigma": r.sigma,
-                    "rating": ratings.ordinal(r.mu, r.sigma),
-                    "games": r.games,
-                }
+                LeaderboardRow(
+                    r.rater, r.name, r.mu, r.sigma, ratings.ordinal(r.mu, r.sigma), r.games
+                )
                 for r in c.execute(query)
             ]
 
-    def rater_ratings(self, rater: str) -> dict[str, dict[str, Any]]:
+    def rater_ratings(self, rater: str) -> dict[str, RaterRating]:
         """A rater's rating in each family played, with its history (oldest game first)."""
         with self.engine.connect() as c:
-            rows = c.execute(sa.select(ratings_table).where(ratings_table.c.rater == rater))
-            out = {
-                r.family: {
-                    "mu": r.mu,
-                    "sigma": r.sigma,
-                    "rating": ratings.ordinal(r.mu, r.sigma),
-                    "games": r.games,
-                    "history": [],
-                }
-                for r in rows
-            }
+            rows = c.execute(sa.select(ratings_table).where(ratings_table.c.rater == rater)).all()
             history = c.execute(
                 sa.select(rating_history_table)
                 .where(rating_history_table.c.rater == rater)
                 .order_by(rating_history_table.c.at, rating_history_table.c.game_id)
-            )
-            for h in history:
-                if h.family in out:
-                    out[h.family]["history"].append(
-                        {
-                            "game": h.game_id,
-                            "place": h.place,
-                            "mu_before": h.mu_before,
-                            "sigma_before": h.sigma_before,
-                            "mu_after": h.mu_after,
-                            "sigma_after": h.sigma_after,
-                            "at": h.at,
-                        }
+            ).all()
+        points: dict[str, list[RatingPoint]] = {r.family: [] for r in rows}
+        for h in history:
+            if h.family in points:
+                points[h.family].append(
+                    RatingPoint(
+                        h.game_id,
+                        h.place,
+                        h.mu_before,
+                        h.sigma_before,
+                        h.mu_after,
+                        h.sigma_after,
+                        h.at,
                     )
-            return out
+                )
+        return {
+            r.family: RaterRating(
+                r.mu, r.sigma, ratings.ordinal(r.mu, r.sigma), r.games, points[r.family]
+            )
+            for r in rows
+        }
 
-    def profile(self, rater: str) -> dict[str, Any] | None:
+    def profile(self, rater: str) -> Profile | None:
         """What anyone may see of a rater (a player id or ``bot:<level>``): the name, finished
         games and wins in all and by preset, the latest finished games, the raters met most
         often and the ratings with their history; None for a player id that is nobody's (or
@@ -108,50 +186,16 @@ class RatingStore(Database):
             by_preset = _by_preset(c, mine)
             recent = _recent(c, mine)
             opponents = _opponents(c, rater, mine)
-        games = sum(int(r.games) for r in by_preset)
-        wins = sum(int(r.wins or 0) for r in by_preset)
-        rated = self.rater_ratings(rater)
-        for family in rated.values():
-            for point in family["history"]:
-                # The rating shown after that game, so a chart needs no formula of its own.
-                point["rating"] = ratings.ordinal(point["mu_after"], point["sigma_after"])
-        return {
-            "rater": rater,
-            "name": name,
-            "games": games,
-            "wins": wins,
-            "by_preset": [
-                {
-                    "preset": r.preset,
-                    "games": int(r.games),
-                    "wins": int(r.wins or 0),
-                    "win_rate": int(r.wins or 0) / int(r.games),
-                }
-                for r in by_preset
-            ],
-            "ratings": rated,
-            "recent": [
-                {
-                    "game": r.game_id,
-                    "preset": r.preset,
-                    "rated": r.rated,
-                    "finished": r.finished,
-                    "place": r.place,
-                    "players": int(r.players),
-                    "left_early": bool(r.left_early),
-                }
-                for r in recent
-            ],
-            "opponents": [
-                {
-                    "rater": r.rater,
-                    "name": r.name,
-                    "games": int(r.games),
-                    "wins_against": int(r.wins_against or 0),
-                }
-                for r in opponents
-            ],
-        }
+        return Profile(
+            rater=rater,
+            name=name,
+            games=sum(p.games for p in by_preset),
+            wins=sum(p.wins for p in by_preset),
+            by_preset=by_preset,
+            ratings=self.rater_ratings(rater),
+            recent=recent,
+            opponents=opponents,
+        )
 
 
 # A profile's queries, each on the rater's finished games (:func:`_finished_games`).
@@ -173,11 +217,11 @@ def _finished_games(rater: str) -> sa.Subquery:
     )
 
 
-def _by_preset(c: Connection, mine: sa.Subquery) -> Sequence[Any]:
+def _by_preset(c: Connection, mine: sa.Subquery) -> list[PresetRecord]:
     """Games and wins by preset, the most played first."""
     won = sa.func.sum(sa.case((mine.c.place == 1, 1), else_=0))
     played = sa.func.count()
-    return c.execute(
+    rows = c.execute(
         sa.select(tables_table.c.preset, played.label("games"), won.label("wins"))
         .select_from(mine)
         .join(games_table, games_table.c.id == mine.c.game_id)
@@ -185,9 +229,13 @@ def _by_preset(c: Connection, mine: sa.Subquery) -> Sequence[Any]:
         .group_by(tables_table.c.preset)
         .order_by(played.desc(), tables_table.c.preset)
     ).all()
+    return [
+        PresetRecord(r.preset, int(r.games), int(r.wins or 0), int(r.wins or 0) / int(r.games))
+        for r in rows
+    ]
 
 
-def _recent(c: Connection, mine: sa.Subquery) -> Sequence[Any]:
+def _recent(c: Connection, mine: sa.Subquery) -> list[RecentGame]:
     """The latest finished games, with their number of players."""
     other = game_players_table.alias("other")
     seats = (
@@ -196,7 +244,7 @@ def _recent(c: Connection, mine: sa.Subquery) -> Sequence[Any]:
         .where(other.c.game_id == mine.c.game_id)
         .scalar_subquery()
     )
-    return c.execute(
+    rows = c.execute(
         sa.select(
             mine.c.game_id,
             mine.c.place,
@@ -211,9 +259,21 @@ def _recent(c: Connection, mine: sa.Subquery) -> Sequence[Any]:
         .order_by(games_table.c.finished.desc(), mine.c.game_id.desc())
         .limit(PROFILE_RECENT)
     ).all()
+    return [
+        RecentGame(
+            game=r.game_id,
+            preset=r.preset,
+            rated=r.rated,
+            finished=r.finished,
+            place=r.place,
+            players=int(r.players),
+            left_early=bool(r.left_early),
+        )
+        for r in rows
+    ]
 
 
-def _opponents(c: Connection, rater: str, mine: sa.Subquery) -> Sequence[Any]:
+def _opponents(c: Connection, rater: str, mine: sa.Subquery) -> list[Opponent]:
     """The raters met most often, and how often the rater finished above each."""
     gp = game_players_table
     other = gp.alias("other")
@@ -241,7 +301,7 @@ def _opponents(c: Connection, rater: str, mine: sa.Subquery) -> Sequence[Any]:
         else_=0,
     )
     met = sa.func.count()
-    return c.execute(
+    rows = c.execute(
         sa.select(
             theirs.c.rater,
             players_table.c.name,
@@ -255,6 +315,7 @@ def _opponents(c: Connection, rater: str, mine: sa.Subquery) -> Sequence[Any]:
         .order_by(met.desc(), theirs.c.rater)
         .limit(PROFILE_OPPONENTS)
     ).all()
+    return [Opponent(r.rater, r.name, int(r.games), int(r.wins_against or 0)) for r in rows]
 
 
 def rate_game(c: Connection, game_id: int, family: str) -> None:

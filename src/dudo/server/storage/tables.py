@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from dudo.server.storage.chat import stored_chat
+from dudo.server.storage.chat import ChatMessage, stored_chat
 from dudo.server.storage.database import Database, touch
 from dudo.server.storage.games import StoredGame, load_game, read_next_secret
 from dudo.server.storage.schema import (
@@ -56,7 +56,7 @@ class StoredTable:
     next_secret: bytes | None = None
     #: The host turned the table's chat off; its latest messages, oldest first.
     chat_off: bool = False
-    chat: list[dict[str, Any]] = field(default_factory=list)
+    chat: list[ChatMessage] = field(default_factory=list)
 
 
 class TableStore(Database):
@@ -100,7 +100,7 @@ class TableStore(Database):
             if self.fences is not None:
                 self.fences[code] = 1
             for seat in seats:
-                c.execute(seats_table.insert().values(code=code, **_seat_values(seat)))
+                c.execute(seats_table.insert().values(code=code, **asdict(seat)))
             if next_secret is not None:
                 c.execute(
                     fair_table.insert().values(code=code, game_id=None, secret=next_secret.hex())
@@ -122,7 +122,7 @@ class TableStore(Database):
             c.execute(
                 seats_table.update()
                 .where(seats_table.c.code == code, seats_table.c.seat == seat.seat)
-                .values(**_seat_values(seat))
+                .values(**asdict(seat))
             )
             if left is not None:
                 # Kept with the stand-in, not only at the end: a restart after the stand-in
@@ -270,7 +270,7 @@ def release_seats(c: Connection, player_id: str) -> None:
         c.execute(
             seats_table.update()
             .where(mine)
-            .values(**_seat_values(StoredSeat(row.seat, "open", None, None, None, False)))
+            .values(**asdict(StoredSeat(row.seat, "open", None, None, None, False)))
         )
         if row.host == row.seat:
             heir = c.execute(
@@ -281,18 +281,3 @@ def release_seats(c: Connection, player_id: str) -> None:
             c.execute(
                 tables_table.update().where(tables_table.c.code == row.code).values(host=heir)
             )
-
-
-def _seat_values(seat: StoredSeat) -> dict[str, Any]:
-    return {
-        "seat": seat.seat,
-        "kind": seat.kind,
-        "name": seat.name,
-        "level": seat.level,
-        "token_hash": seat.token_hash,
-        "autoplay": seat.autoplay,
-        "ready": seat.ready,
-        "wins": seat.wins,
-        "played": seat.played,
-        "player_id": seat.player_id,
-    }
