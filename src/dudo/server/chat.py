@@ -13,7 +13,8 @@ characters (:func:`refused_character`). Each person seated (all their connection
 may send :data:`RATE_COUNT` messages per :data:`RATE_SECONDS`, and so may the spectators of one
 address at one table, all their connections together; the host may turn the chat off. Every
 message is stored before anyone sees it, with the game it belongs to, the number of actions
-played (the replay shows it at its moment, to the game's players only: :mod:`chatstore`) and
+played (the replay shows it at its moment, to the game's players only:
+:meth:`~dudo.server.storage.Store.sat_in_game`) and
 its speaker; a connection saying hello gets the latest ones.
 
 A seated speaker is known by ``who``, an opaque identity at this table that stays the same
@@ -32,7 +33,6 @@ from collections import deque
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
-from dudo.server.chatstore import speaker_secret
 from dudo.server.errors import ErrorCode, Refused
 from dudo.server.storage import CHAT_RECENT, ChatMessage, StoreUnavailable
 from dudo.server.wire import dumps
@@ -224,7 +224,7 @@ async def speaker(table: Table, seat: Seat) -> tuple[str | None, str]:
         if who is not None:
             return player, who
         try:
-            secret = await table.hall.db.run(speaker_secret, table.hall.store, player)
+            secret = await table.hall.db.run(table.hall.store.speaker_secret, player)
         except StoreUnavailable:
             raise Refused(
                 ErrorCode.STORE_UNAVAILABLE, "the message was not stored: send it again", 503

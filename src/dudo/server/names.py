@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import unicodedata
 
-import sqlalchemy as sa
 from disarm import skeleton_key
 
 from dudo.server.errors import ErrorCode as E
 from dudo.server.errors import Refused
-from dudo.server.storage import Store, players_table
 
 
 def name_key(name: str) -> str:
@@ -28,17 +26,6 @@ def name_key(name: str) -> str:
     folded = unicodedata.normalize("NFKC", name).casefold()
     # A name of marks alone reduces to nothing: keyed as itself, it still collides with itself.
     return skeleton_key(folded) or folded
-
-
-def name_owner(store: Store, key: str) -> str | None:
-    """The id of the (not deleted) player whose name has this key."""
-    with store.engine.connect() as c:
-        owner = c.execute(
-            sa.select(players_table.c.id).where(
-                players_table.c.name_key == key, players_table.c.deleted.is_(None)
-            )
-        ).scalar()
-    return None if owner is None else str(owner)
 
 
 def name_owned(name: str) -> Refused:

@@ -1,6 +1,7 @@
 """Past games: the list of finished games, their records and their step-by-step replays.
 
-A replay holds the game's chat only for a person who sat in the game (:mod:`dudo.server.chatstore`):
+A replay holds the game's chat only for a person who sat in the game
+(:meth:`~dudo.server.storage.Store.sat_in_game`):
 anyone else gets the same replay with ``chat_hidden`` true and no message."""
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from fastapi import APIRouter, Depends, Header, Request, Response
 
 from dudo.records import replay_steps
 from dudo.server import players as P
-from dudo.server.chatstore import sat_in_game
 from dudo.server.deps import AuthorizationHeader, HallDep, bearer
 from dudo.server.errors import ErrorCode, Refused
 from dudo.server.storage import token_hash
@@ -159,7 +159,7 @@ async def reads_chat(hall: Hall, game_id: int, authorization: str | None) -> boo
     if player_id is None and token is None:
         return False
     found = None if token is None else token_hash(token)
-    return await hall.answer(sat_in_game, hall.store, game_id, player_id, found)
+    return await hall.answer(hall.store.sat_in_game, game_id, player_id, found)
 
 
 @router.get("/api/games/{game_id}/replay")

@@ -20,9 +20,11 @@ The modules, one aggregate each, all on one :class:`~.database.Database`:
 - :mod:`.tables`: tables and seats, loaded again with their game and chat.
 - :mod:`.games`: games from start to record, their fair dice, the list of finished games.
 - :mod:`.actions`: every accepted action, committed one by one or together.
-- :mod:`.players`: accounts, passwords, one-time codes, a player's seats and games, deletion.
+- :mod:`.players`: accounts, names, passwords, one-time codes, a player's seats and games,
+  the deletion of an account.
+- :mod:`.devices`: a player's devices, and the new key that signs the others out.
 - :mod:`.ratings`: ratings and their history, the leaderboard, a rater's profile.
-- :mod:`.chat`: chat messages and whether a table's chat is off.
+- :mod:`.chat`: chat messages, whether a table's chat is off, who may read a game's chat.
 - :mod:`.cups`: dice cups.
 - :mod:`.store`: :class:`Store`, all of them in one object.
 - :mod:`.async_store`: :class:`AsyncStore`, the store off the event loop.
@@ -30,7 +32,7 @@ The modules, one aggregate each, all on one :class:`~.database.Database`:
 
 from dudo.server.storage.actions import ActionWrite
 from dudo.server.storage.async_store import AsyncStore, CommitPacing
-from dudo.server.storage.chat import CHAT_RECENT, ChatMessage
+from dudo.server.storage.chat import CHAT_RECENT, ChatLine, ChatMessage
 from dudo.server.storage.cups import StoredCup
 from dudo.server.storage.database import (
     DB_TIMEOUT,
@@ -42,6 +44,7 @@ from dudo.server.storage.database import (
     migrate,
     token_hash,
 )
+from dudo.server.storage.devices import MAX_DEVICES, Device, SeatHashes
 from dudo.server.storage.games import GameSummary, Place, StoredGame
 from dudo.server.storage.players import Password, PlayerGame, PlayerSeat, StoredPlayer, TakenCode
 from dudo.server.storage.ratings import (
@@ -71,11 +74,14 @@ __all__ = [
     "DB_TIMEOUT",
     "KEEP_HOST",
     "LIVE_STATUSES",
+    "MAX_DEVICES",
     "MIGRATIONS",
     "ActionWrite",
     "AsyncStore",
+    "ChatLine",
     "ChatMessage",
     "CommitPacing",
+    "Device",
     "FencedOut",
     "GameSummary",
     "LeaderboardRow",
@@ -89,6 +95,7 @@ __all__ = [
     "RaterRating",
     "RatingPoint",
     "RecentGame",
+    "SeatHashes",
     "Store",
     "StoreUnavailable",
     "StoredCup",

@@ -117,6 +117,17 @@ class PlayerStore(Database):
             ).first()
         return None if row is None else _stored_player(row)
 
+    def name_owner(self, name_key: str) -> str | None:
+        """The id of the (not deleted) player whose name has this key
+        (:func:`dudo.server.names.name_key`)."""
+        with self.engine.connect() as c:
+            owner = c.execute(
+                sa.select(players_table.c.id).where(
+                    players_table.c.name_key == name_key, players_table.c.deleted.is_(None)
+                )
+            ).scalar()
+        return None if owner is None else str(owner)
+
     def rename_player(self, player_id: str, name: str, name_key: str) -> bool:
         """False (nothing changed) when another player has the name."""
         try:
@@ -153,6 +164,14 @@ class PlayerStore(Database):
         if row is None or row.key_sealed is None:
             return None
         return Password(str(row.id), str(row.password_hash), str(row.key_sealed))
+
+    def password_hash_of(self, player_id: str) -> str | None:
+        """The player's password hash (None: they have none)."""
+        with self.engine.connect() as c:
+            found = c.execute(
+                sa.select(players_table.c.password_hash).where(players_table.c.id == player_id)
+            ).scalar()
+        return None if found is None else str(found)
 
     def add_code(self, code_hash: str, player_id: str, key_sealed: str, expires: float) -> None:
         """A one-time code for the player; any code of theirs given before stops working."""
