@@ -14,8 +14,8 @@ may send :data:`RATE_COUNT` messages per :data:`RATE_SECONDS`, and so may the sp
 address at one table, all their connections together; the host may turn the chat off. Every
 message is stored before anyone sees it, with the game it belongs to, the number of actions
 played (the replay shows it at its moment, to the game's players only:
-:meth:`~dudo.server.storage.Store.sat_in_game`) and
-its speaker; a connection saying hello gets the latest ones.
+:meth:`~dudo.server.storage.Store.sat_in_game`) and its speaker; a connection saying hello
+gets the latest ones.
 
 A seated speaker is known by ``who``, an opaque identity at this table that stays the same
 when they change seats (a player's is made from their key's hash, a guest's from their seat

@@ -1,4 +1,4 @@
-"""Display names: the key two names must not share, and who owns a name.
+"""Display names: the key two names must not share, and the refusal of a name someone owns.
 
 Two names are one when they look alike: "Ana", "ana" and "ＡＮＡ" are one, and so are
 "Victim" and "Vіctim" (with a Cyrillic і). The key is the name in NFKC, case-folded, then
@@ -7,7 +7,8 @@ is folded first so that the key ignores case as it always did ("VICTIM" is "vict
 price is that a capital I and a small l, which TR39 puts together, stay apart.
 
 A registered player's name is theirs: nobody else (a guest, another player) may sit at a table
-under a name with the same key.
+under a name with the same key (the store finds its owner by the key,
+:meth:`~dudo.server.storage.Store.name_owner`).
 """
 
 from __future__ import annotations

@@ -288,6 +288,8 @@ class GameStore(Database):
         return games
 
     def game_record(self, game_id: int) -> dict[str, Any] | None:
+        """A finished game's dudo-record, the JSON document :mod:`dudo.records` reads (None:
+        no such game, or not finished)."""
         with self.engine.connect() as c:
             row = c.execute(
                 sa.select(games_table.c.record).where(games_table.c.id == game_id)
