@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 import pytest
 
@@ -214,7 +213,7 @@ def test_the_upgrade_keys_stored_names_by_look_and_renames_later_look_alikes(
 
     engine = storage.make_engine(db_url)
     config = Config()
-    config.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
+    config.set_main_option("script_location", str(storage.MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "0010")

@@ -9,7 +9,7 @@ import time
 
 import httpx
 
-from dudo.server.storage import Store
+from dudo.server.storage import ChatMessage, Store
 
 from .conftest import (
     Json,
@@ -249,8 +249,8 @@ def test_the_store_keeps_chat_and_the_switch(db_url: str) -> None:
         store.set_chat_off("CHAT01", True)
         stored = store.load_table("CHAT01")
         assert stored is not None and stored.chat_off is True
-        assert [m["text"] for m in stored.chat] == ["lobby 0", "lobby 1"]
-        assert stored.chat[0]["game"] is None
+        assert [m.text for m in stored.chat] == ["lobby 0", "lobby 1"]
+        assert stored.chat[0].game is None
         store.set_chat_off("CHAT01", False)
         stored = store.load_table("CHAT01")
         assert stored is not None and stored.chat_off is False
@@ -259,15 +259,15 @@ def test_the_store_keeps_chat_and_the_switch(db_url: str) -> None:
         store.close()
 
 
-def stored_message(game: int | None, seq: int, text: str) -> Json:
-    return {
-        "game": game,
-        "seq": seq,
-        "turn": 0,
-        "channel": "players",
-        "seat": 0,
-        "name": "Ana",
-        "text": text,
-        "phrase": None,
-        "at": time.time() + seq,
-    }
+def stored_message(game: int | None, seq: int, text: str) -> ChatMessage:
+    return ChatMessage(
+        game=game,
+        seq=seq,
+        turn=0,
+        channel="players",
+        seat=0,
+        name="Ana",
+        text=text,
+        phrase=None,
+        at=time.time() + seq,
+    )

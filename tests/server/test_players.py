@@ -97,7 +97,7 @@ def test_a_database_of_the_release_before_players_upgrades_with_its_seats(db_url
 
     engine = storage.make_engine(db_url)
     config = Config()
-    config.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
+    config.set_main_option("script_location", str(storage.MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "0003")

@@ -24,6 +24,7 @@ import sqlalchemy as sa
 from playwright.sync_api import Browser, Page, expect
 
 from dudo.records import replay
+from dudo.server.routes.ratings import profile_json
 from dudo.server.storage import Place, Store
 
 from .conftest import (
@@ -145,15 +146,17 @@ def test_a_profile_counts_exactly_the_finished_games(db_url: str) -> None:
     ids = write_known_games(db_url)
     store = Store(db_url)
     try:
-        check_anas_profile(store.profile(ANA) or {}, ids)
+        anas = store.profile(ANA)
+        assert anas is not None
+        check_anas_profile(profile_json(anas), ids)
         easy = store.profile("bot:easy")
-        assert easy is not None and easy["name"] is None
+        assert easy is not None and easy.name is None
         # Two easy bots in one game: one game, placed at the better of their places.
-        assert (easy["games"], easy["wins"]) == (1, 0)
-        assert [(g["game"], g["place"]) for g in easy["recent"]] == [(ids[4], 2)]
-        assert [o["rater"] for o in easy["opponents"]] == [ANA]
+        assert (easy.games, easy.wins) == (1, 0)
+        assert [(g.game, g.place) for g in easy.recent] == [(ids[4], 2)]
+        assert [o.rater for o in easy.opponents] == [ANA]
         hard = store.profile("bot:hard")
-        assert hard is not None and (hard["games"], hard["wins"]) == (5, 2)
+        assert hard is not None and (hard.games, hard.wins) == (5, 2)
         assert store.profile(CY) is None, "a deleted player has no profile"
         assert store.profile("nobody") is None
         # A few queries whatever the number of games: none per game.

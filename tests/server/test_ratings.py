@@ -58,27 +58,27 @@ def test_a_rated_game_updates_ratings_once(db_url: str) -> None:
         # The easy bot won, Ana (who made her own moves) second, the hard bot out first.
         places = (Place(0, 2, acted=True), Place(1, 1), Place(2, 3))
         store.finish_game("RATE01", game_id, 1, 5, {}, places=places)
-        first = {r["rater"]: r for r in store.leaderboard("perudo")}
+        first = {r.rater: r for r in store.leaderboard("perudo")}
         mu0, _ = ratings.default()
-        assert first["bot:easy"]["mu"] > mu0
-        assert first["p1"]["mu"] < first["bot:easy"]["mu"]
-        assert first["bot:hard"]["mu"] < mu0
-        assert first["p1"]["name"] == "Ana" and first["bot:easy"]["name"] is None
-        assert all(r["games"] == 1 for r in first.values())
+        assert first["bot:easy"].mu > mu0
+        assert first["p1"].mu < first["bot:easy"].mu
+        assert first["bot:hard"].mu < mu0
+        assert first["p1"].name == "Ana" and first["bot:easy"].name is None
+        assert all(r.games == 1 for r in first.values())
         board = store.leaderboard("perudo")
-        assert [r["rating"] for r in board] == sorted((r["rating"] for r in board), reverse=True)
+        assert [r.rating for r in board] == sorted((r.rating for r in board), reverse=True)
 
         # A retried write (as after a crash) changes nothing.
         store.finish_game("RATE01", game_id, 1, 5, {}, places=places)
-        assert {r["rater"]: r for r in store.leaderboard("perudo")} == first
+        assert {r.rater: r for r in store.leaderboard("perudo")} == first
 
         mine = store.rater_ratings("p1")
         assert set(mine) == {"perudo"}
-        (row,) = mine["perudo"]["history"]
-        assert row["game"] == game_id and row["place"] == 2
-        assert row["mu_after"] == first["p1"]["mu"] and row["mu_before"] == mu0
+        (row,) = mine["perudo"].history
+        assert row.game == game_id and row.place == 2
+        assert row.mu_after == first["p1"].mu and row.mu_before == mu0
         (game,) = store.player_games("p1")
-        assert (game["game"], game["place"], game["won"], game["rated"]) == (
+        assert (game.game, game.place, game.won, game.rated) == (
             game_id,
             2,
             False,
@@ -89,9 +89,9 @@ def test_a_rated_game_updates_ratings_once(db_url: str) -> None:
         store.create_table("RATE02", "perudo", {}, {"seats": 3}, [])
         other = store.start_game("RATE02", 1, 0, {}, PLAYERS)
         store.finish_game("RATE02", other, 0, 3, {}, places=(Place(0, 1), Place(1, 2), Place(2, 3)))
-        assert {r["rater"]: r for r in store.leaderboard("perudo")} == first
+        assert {r.rater: r for r in store.leaderboard("perudo")} == first
         assert store.leaderboard("cacho") == []
-        assert [g["won"] for g in store.player_games("p1")] == [False, True]
+        assert [g.won for g in store.player_games("p1")] == [False, True]
     finally:
         store.close()
 

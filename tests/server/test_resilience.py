@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from dudo.cup import Cup
 from dudo.records import replay
 from dudo.server.storage import ActionWrite, Store, StoredSeat
 from dudo.server.wire import event_json
@@ -242,9 +243,9 @@ class FaultyStore(Store):
         self._fault("start_game")
         return super().start_game(*args)
 
-    def save_cup(self, cup_id: str, state: dict[str, Any]) -> None:
+    def save_cup(self, cup_id: str, cup: Cup) -> None:
         self._fault("save_cup")
-        super().save_cup(cup_id, state)
+        super().save_cup(cup_id, cup)
 
 
 def faulty(server: InProcessServer) -> FaultyStore:

@@ -16,6 +16,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from dudo.cup import Cup
 from dudo.records import replay
 from dudo.server.storage import (
     ActionWrite,
@@ -139,7 +140,7 @@ def test_every_migration_goes_down_and_up_again_on_a_database_with_games(db_url:
     finally:
         store.close()
     config = Config()
-    config.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
+    config.set_main_option("script_location", str(storage.MIGRATIONS))
     script = ScriptDirectory.from_config(config)
     revisions = [r.revision for r in script.walk_revisions()]  # the head first
     engine = storage.make_engine(db_url)
@@ -169,11 +170,11 @@ def test_migrations_run_on_an_existing_database(db_url: str) -> None:
     from dudo.server import storage
 
     config = Config()
-    config.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
+    config.set_main_option("script_location", str(storage.MIGRATIONS))
     head = ScriptDirectory.from_config(config).get_current_head()
     store = Store(db_url)
     try:
-        store.create_cup("cup1", "token", {"count": 5})
+        store.create_cup("cup1", "token", Cup(count=5))
     finally:
         store.close()
     assert schema(db_url) == (

@@ -8,7 +8,6 @@ SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
@@ -39,7 +38,7 @@ def migrate(url: str, revision: str) -> None:
     """Take the database up or down to ``revision`` with the project's migrations."""
     engine = storage.make_engine(url)
     config = Config()
-    config.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
+    config.set_main_option("script_location", str(storage.MIGRATIONS))
     try:
         with engine.begin() as connection:
             config.attributes["connection"] = connection

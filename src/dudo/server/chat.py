@@ -13,8 +13,9 @@ characters (:func:`refused_character`). Each person seated (all their connection
 may send :data:`RATE_COUNT` messages per :data:`RATE_SECONDS`, and so may the spectators of one
 address at one table, all their connections together; the host may turn the chat off. Every
 message is stored before anyone sees it, with the game it belongs to, the number of actions
-played (the replay shows it at its moment, to the game's players only: :mod:`chatstore`) and
-its speaker; a connection saying hello gets the latest ones.
+played (the replay shows it at its moment, to the game's players only:
+:meth:`~dudo.server.storage.Store.sat_in_game`) and its speaker; a connection saying hello
+gets the latest ones.
 
 A seated speaker is known by ``who``, an opaque identity at this table that stays the same
 when they change seats (a player's is made from their key's hash, a guest's from their seat
@@ -29,13 +30,11 @@ import math
 import time
 import unicodedata
 from collections import deque
-from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
-from dudo.server.chatstore import speaker_secret
 from dudo.server.errors import ErrorCode, Refused
-from dudo.server.storage import CHAT_RECENT, StoreUnavailable
+from dudo.server.storage import CHAT_RECENT, ChatMessage, StoreUnavailable
 from dudo.server.wire import dumps
 
 if TYPE_CHECKING:
@@ -91,30 +90,6 @@ class Speaker(Listener, Protocol):
     """A connection that speaks: also the address it is limited under."""
 
     address: str
-
-
-@dataclass(frozen=True)
-class Message:
-    game: int | None  # None: said in the lobby before the table's first game
-    seq: int  # numbered from 0 within its game
-    turn: int  # actions played in the game when it was said
-    channel: str
-    seat: int | None  # the speaker's seat (None: a spectator, who is not named)
-    name: str | None
-    text: str | None
-    phrase: str | None
-    at: float
-    who: str | None = None  # the seated speaker's identity at this table (None: a spectator)
-    player: str | None = None  # the speaker's player id: stored, never sent
-
-    def to_json(self) -> dict[str, Any]:
-        """The message as readers get it."""
-        out = asdict(self)
-        del out["player"]
-        return out
-
-    def stored(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def chat_refused(code: ErrorCode, message: str, **params: int | str) -> Refused:
@@ -179,11 +154,9 @@ def content(frame: dict[str, Any]) -> tuple[str | None, str | None]:
 class Chat:
     """One table's chat: whether it is on, its latest messages, and who sent what when."""
 
-    def __init__(self, off: bool = False, recent: list[dict[str, Any]] | None = None) -> None:
+    def __init__(self, off: bool = False, recent: list[ChatMessage] | None = None) -> None:
         self.off = off
-        self.recent: deque[Message] = deque(maxlen=CHAT_RECENT)
-        for stored in recent or ():
-            self.recent.append(Message(**stored))
+        self.recent: deque[ChatMessage] = deque(recent or (), maxlen=CHAT_RECENT)
         self.lock = asyncio.Lock()
         #: The times of the latest messages of each person seated (by ``who``), and of the
         #: spectators of each address (however many connections they open).
@@ -193,7 +166,7 @@ class Chat:
         self.whos: dict[str, str] = {}
 
     @staticmethod
-    def sees(message: Message, listener: Listener, playing: bool) -> bool:
+    def sees(message: ChatMessage, listener: Listener, playing: bool) -> bool:
         """Whether ``listener`` may read ``message``: spectators' messages reach a player only
         while no game is played."""
         return message.channel == Channel.PLAYERS or listener.seat is None or not playing
@@ -251,7 +224,7 @@ async def speaker(table: Table, seat: Seat) -> tuple[str | None, str]:
         if who is not None:
             return player, who
         try:
-            secret = await table.hall.db.run(speaker_secret, table.hall.store, player)
+            secret = await table.hall.db.run(table.hall.store.speaker_secret, player)
         except StoreUnavailable:
             raise Refused(
                 ErrorCode.STORE_UNAVAILABLE, "the message was not stored: send it again", 503
@@ -276,7 +249,7 @@ async def say(table: Table, listener: Speaker, frame: dict[str, Any]) -> None:
     chat.spend(who, listener.address, time.monotonic())
     async with chat.lock:  # numbered, stored and sent in one order
         game = table.game_id
-        message = Message(
+        message = ChatMessage(
             game=game,
             seq=chat.next_seq(game),
             turn=0 if table.game is None else len(table.game.history),
@@ -290,7 +263,7 @@ async def say(table: Table, listener: Speaker, frame: dict[str, Any]) -> None:
             player=player,
         )
         try:
-            await table.hall.db.run(table.hall.store.add_chat, table.code, message.stored())
+            await table.hall.db.run(table.hall.store.add_chat, table.code, message)
         except StoreUnavailable:
             raise Refused(
                 ErrorCode.STORE_UNAVAILABLE, "the message was not stored: send it again", 503

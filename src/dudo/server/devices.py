@@ -19,19 +19,10 @@ import asyncio
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Callable
 from typing import Any
 
-import sqlalchemy as sa
-
 from dudo.server.errors import ErrorCode, Refused
-from dudo.server.storage import (
-    Store,
-    player_codes_table,
-    player_devices_table,
-    players_table,
-    seats_table,
-)
+from dudo.server.storage import SeatHashes
 from dudo.server.tables import Hall, SeatKind
 from dudo.server.wire import error_frame
 
@@ -39,8 +30,6 @@ from dudo.server.wire import error_frame
 DEVICE_HEADER = "x-dudo-device"
 #: A device's use is written again after this many seconds, not sooner.
 WRITE_SECONDS = 60.0
-#: Devices kept per player: beyond it the longest unused is forgotten.
-MAX_DEVICES = 20
 #: Close code of a connection whose seat token the player's new key replaced.
 SIGNED_OUT = 4401
 _DEVICE_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
@@ -66,9 +55,6 @@ _SYSTEMS = (
     ("Linux", "Linux"),
 )
 
-# Sets of (code, seat, new token hash): the seats of a player whose key changed.
-SeatHashes = list[tuple[str, int, str]]
-
 
 def device_id(text: str | None) -> str | None:
     """The device id of a header (None: none, or not one a browser of ours makes)."""
@@ -82,112 +68,6 @@ def device_label(user_agent: str | None) -> str:
     browser = next((name for mark, name in _BROWSERS if mark in agent), "")
     system = next((name for mark, name in _SYSTEMS if mark in agent), "")
     return f"{browser}|{system}"
-
-
-# ----------------------------------------------------------------------------- the store
-
-
-def touch_device(store: Store, player_id: str, device: str, label: str, now: float) -> None:
-    """Note a use of ``device`` by the player (a new device is added, the oldest beyond
-    :data:`MAX_DEVICES` forgotten)."""
-    table = player_devices_table
-    mine = (table.c.player == player_id) & (table.c.device == device)
-    with store.engine.begin() as c:
-        if c.execute(table.update().where(mine).values(label=label, last_used=now)).rowcount:
-            return
-        c.execute(
-            table.insert().values(
-                player=player_id, device=device, label=label, first_seen=now, last_used=now
-            )
-        )
-        kept = (
-            sa.select(table.c.device)
-            .where(table.c.player == player_id)
-            .order_by(table.c.last_used.desc())
-            .limit(MAX_DEVICES)
-        )
-        c.execute(table.delete().where(table.c.player == player_id, table.c.device.not_in(kept)))
-
-
-def player_devices(store: Store, player_id: str) -> list[dict[str, Any]]:
-    """The player's devices, the last used first."""
-    table = player_devices_table
-    with store.engine.connect() as c:
-        rows = c.execute(
-            sa.select(table)
-            .where(table.c.player == player_id)
-            .order_by(table.c.last_used.desc(), table.c.first_seen.desc())
-        ).all()
-    listed = []
-    for row in rows:
-        browser, _, system = str(row.label).partition("|")
-        listed.append(
-            {
-                "device": row.device,
-                "browser": browser,
-                "system": system,
-                "first_seen": row.first_seen,
-                "last_used": row.last_used,
-            }
-        )
-    return listed
-
-
-def password_hash_of(store: Store, player_id: str) -> str | None:
-    with store.engine.connect() as c:
-        found = c.execute(
-            sa.select(players_table.c.password_hash).where(players_table.c.id == player_id)
-        ).scalar()
-    return None if found is None else str(found)
-
-
-def rekey_player(
-    store: Store,
-    player_id: str,
-    old_hash: str,
-    new_hash: str,
-    seat_hash: Callable[[str, int], str],
-    password: tuple[str, str] | None,
-    device: str | None,
-) -> SeatHashes | None:
-    """Give the player the key of ``new_hash`` in place of ``old_hash``, in one transaction:
-    the seats' token hashes (``seat_hash(code, seat)``), the password's sealed key (``password``:
-    its hash and the key sealed by it), no codes, and no device but ``device``. None (nothing
-    changed): the key was not the player's any more (a sign-out meanwhile)."""
-    players = players_table
-    values: dict[str, str] = {"key_hash": new_hash}
-    if password is not None:
-        values.update(password_hash=password[0], key_sealed=password[1])
-    with store.engine.begin() as c:
-        changed = c.execute(
-            players.update()
-            .where(players.c.id == player_id, players.c.key_hash == old_hash)
-            .values(**values)
-        ).rowcount
-        if not changed:
-            return None
-        c.execute(player_codes_table.delete().where(player_codes_table.c.player == player_id))
-        devices = player_devices_table
-        c.execute(
-            devices.delete().where(
-                devices.c.player == player_id, devices.c.device != (device or "")
-            )
-        )
-        rows = c.execute(
-            sa.select(seats_table.c.code, seats_table.c.seat).where(
-                seats_table.c.player_id == player_id, seats_table.c.kind == "human"
-            )
-        ).all()
-        seats: SeatHashes = []
-        for row in rows:
-            digest = seat_hash(row.code, row.seat)
-            c.execute(
-                seats_table.update()
-                .where(seats_table.c.code == row.code, seats_table.c.seat == row.seat)
-                .values(token_hash=digest)
-            )
-            seats.append((str(row.code), int(row.seat), digest))
-    return seats
 
 
 # ------------------------------------------------------------------------ the live tables
@@ -268,7 +148,7 @@ class DeviceUses:
 
     async def _write(self, hall: Hall, player_id: str, device: str, label: str, now: float) -> None:
         try:
-            await hall.db.run(touch_device, hall.store, player_id, device, label, now)
+            await hall.db.run(hall.store.touch_device, player_id, device, label, now)
         except Exception:
             self.written.pop((player_id, device), None)  # logged by the store; next use retries
 

@@ -1,4 +1,4 @@
-"""Display names: the key two names must not share, and who owns a name.
+"""Display names: the key two names must not share, and the refusal of a name someone owns.
 
 Two names are one when they look alike: "Ana", "ana" and "ＡＮＡ" are one, and so are
 "Victim" and "Vіctim" (with a Cyrillic і). The key is the name in NFKC, case-folded, then
@@ -7,19 +7,18 @@ is folded first so that the key ignores case as it always did ("VICTIM" is "vict
 price is that a capital I and a small l, which TR39 puts together, stay apart.
 
 A registered player's name is theirs: nobody else (a guest, another player) may sit at a table
-under a name with the same key.
+under a name with the same key (the store finds its owner by the key,
+:meth:`~dudo.server.storage.Store.name_owner`).
 """
 
 from __future__ import annotations
 
 import unicodedata
 
-import sqlalchemy as sa
 from disarm import skeleton_key
 
 from dudo.server.errors import ErrorCode as E
 from dudo.server.errors import Refused
-from dudo.server.storage import Store, players_table
 
 
 def name_key(name: str) -> str:
@@ -28,17 +27,6 @@ def name_key(name: str) -> str:
     folded = unicodedata.normalize("NFKC", name).casefold()
     # A name of marks alone reduces to nothing: keyed as itself, it still collides with itself.
     return skeleton_key(folded) or folded
-
-
-def name_owner(store: Store, key: str) -> str | None:
-    """The id of the (not deleted) player whose name has this key."""
-    with store.engine.connect() as c:
-        owner = c.execute(
-            sa.select(players_table.c.id).where(
-                players_table.c.name_key == key, players_table.c.deleted.is_(None)
-            )
-        ).scalar()
-    return None if owner is None else str(owner)
 
 
 def name_owned(name: str) -> Refused:

@@ -34,7 +34,7 @@ from argon2.low_level import Type, hash_secret_raw
 
 from dudo.server.errors import ErrorCode as E
 from dudo.server.errors import Refused
-from dudo.server.storage import StoredPlayer, token_hash
+from dudo.server.storage import Password, StoredPlayer, token_hash
 from dudo.server.tables import CODE_ALPHABET
 
 #: One-time codes: how many letters, and for how many seconds one is good.
@@ -205,13 +205,13 @@ def rehash(password: str) -> str:
     return _HASHER.hash(password)
 
 
-def key_by_password(password: str, found: tuple[str, str, str] | None) -> str | None:
-    """The player key, if ``password`` is the one of ``found`` (the player's id, password hash
-    and sealed key; None: no player has the name, which costs the same). None: it is not."""
-    if not password_matches(password, None if found is None else found[1]):
+def key_by_password(password: str, found: Password | None) -> str | None:
+    """The player key, if ``password`` is the one of ``found`` (None: no player has the name,
+    which costs the same). None: it is not."""
+    if not password_matches(password, None if found is None else found.password_hash):
         return None
     assert found is not None
-    salt, _, rest = found[2].partition("/")
+    salt, _, rest = found.key_sealed.partition("/")
     try:
         return unseal(rest, _derive(password, bytes.fromhex(salt))[32:])
     except ValueError:

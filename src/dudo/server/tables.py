@@ -44,7 +44,7 @@ from dudo.server.learner import Learner
 from dudo.server.limits import Limits
 from dudo.server.logs import table_context
 from dudo.server.metrics import Metrics
-from dudo.server.names import name_key, name_owned, name_owner
+from dudo.server.names import name_key, name_owned
 from dudo.server.rated import RATED_FILL_LEVEL, check_rated_bots, rated_kick
 from dudo.server.storage import (
     KEEP_HOST,
@@ -1885,7 +1885,7 @@ class Hall:
 
     async def check_name(self, display: str, player: PlayerKey | None) -> None:
         """Refuse to seat anyone under a registered player's name but that player."""
-        owner = await self.answer(name_owner, self.store, name_key(display))
+        owner = await self.answer(self.store.name_owner, name_key(display))
         if owner is not None and (player is None or owner != player.id):
             raise name_owned(display)
 

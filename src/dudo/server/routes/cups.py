@@ -45,15 +45,14 @@ async def _cup_of(hall: Hall, cup_id: str, authorization: str | None) -> Cup:
     found = await hall.answer(hall.store.load_cup, cup_id) if CUP_ID.fullmatch(cup_id) else None
     if found is None:
         raise Refused(ErrorCode.NO_CUP, f"there is no cup {cup_id!r}", 404)
-    digest, cup_state = found
     token = bearer(authorization)
-    if token is None or not secrets.compare_digest(digest, token_hash(token)):
+    if token is None or not secrets.compare_digest(found.token_hash, token_hash(token)):
         raise Refused(
             ErrorCode.CUP_TOKEN_NEEDED,
             "this cup's token is needed (Authorization: Bearer <token>)",
             401,
         )
-    return Cup.from_dict(cup_state)
+    return found.cup
 
 
 @router.post(
@@ -62,7 +61,7 @@ async def _cup_of(hall: Hall, cup_id: str, authorization: str | None) -> Cup:
 async def new_cup(hall: HallDep) -> dict[str, Any]:
     cup_id, token = secrets.token_urlsafe(9), secrets.token_urlsafe(24)
     cup = Cup.fresh()
-    await hall.answer(hall.store.create_cup, cup_id, token, cup.to_dict())
+    await hall.answer(hall.store.create_cup, cup_id, token, cup)
     return {"id": cup_id, "token": token, "cup": cup.to_dict()}
 
 
@@ -91,5 +90,5 @@ async def cup_op(
         # The cup refuses only these three changes; the code says which, for the client's words.
         code = _CUP_REFUSALS.get(op, ErrorCode.REFUSED)
         raise Refused(code, str(exc), 409, count=cup.max_dice) from None
-    await hall.answer(hall.store.save_cup, cup_id, cup.to_dict())
+    await hall.answer(hall.store.save_cup, cup_id, cup)
     return {"id": cup_id, "cup": cup.to_dict()}

@@ -1,6 +1,7 @@
 """Past games: the list of finished games, their records and their step-by-step replays.
 
-A replay holds the game's chat only for a person who sat in the game (:mod:`dudo.server.chatstore`):
+A replay holds the game's chat only for a person who sat in the game
+(:meth:`~dudo.server.storage.Store.sat_in_game`):
 anyone else gets the same replay with ``chat_hidden`` true and no message."""
 
 from __future__ import annotations
@@ -9,13 +10,13 @@ import asyncio
 import gzip
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import asdict
 from typing import Annotated, Any, NamedTuple, TypeVar
 
 from fastapi import APIRouter, Depends, Header, Request, Response
 
 from dudo.records import replay_steps
 from dudo.server import players as P
-from dudo.server.chatstore import sat_in_game
 from dudo.server.deps import AuthorizationHeader, HallDep, bearer
 from dudo.server.errors import ErrorCode, Refused
 from dudo.server.storage import token_hash
@@ -30,7 +31,8 @@ T = TypeVar("T")
 async def games(hall: HallDep, limit: int = 20) -> dict[str, Any]:
     if not 1 <= limit <= 200:
         raise Refused(ErrorCode.BAD_LIMIT, "limit: from 1 to 200", 400)
-    return {"games": await hall.answer(hall.store.recent_games, limit)}
+    found = await hall.answer(hall.store.recent_games, limit)
+    return {"games": [asdict(game) for game in found]}
 
 
 #: The largest game id a database can hold (games.id is a 32-bit INTEGER on PostgreSQL); an id
@@ -157,7 +159,7 @@ async def reads_chat(hall: Hall, game_id: int, authorization: str | None) -> boo
     if player_id is None and token is None:
         return False
     found = None if token is None else token_hash(token)
-    return await hall.answer(sat_in_game, hall.store, game_id, player_id, found)
+    return await hall.answer(hall.store.sat_in_game, game_id, player_id, found)
 
 
 @router.get("/api/games/{game_id}/replay")
@@ -174,7 +176,8 @@ async def game_replay(
         # replay in place of its last fields: '"chat_hidden":true,"chat":[]}' becomes
         # '"chat_hidden":false,"chat":[…]}'.
         chat = await hall.answer(hall.store.game_chat, game_id)
-        shown = dumps({"chat_hidden": False, "chat": chat}).encode()[1:]
+        said = [message.to_json() for message in chat]
+        shown = dumps({"chat_hidden": False, "chat": said}).encode()[1:]
         body = replay.json[: -len(HIDDEN_CHAT)] + shown
         headers = {"Vary": "Accept-Encoding, Authorization", "Cache-Control": "private"}
         if accepts_gzip(accept_encoding):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -18,7 +18,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from dudo.server import devices as D
 from dudo.server import players as P
-from dudo.server.chatstore import player_chat
 from dudo.server.deps import AuthorizationHeader, HallDep, client_address
 from dudo.server.errors import ErrorCode as E
 from dudo.server.errors import Refused
@@ -184,7 +183,7 @@ async def rename(me: MeDep, body: Rename, hall: HallDep) -> dict[str, Any]:
 async def check_own_password(me: Me, given: str | None, hall: Hall, hashing: Hashing) -> str | None:
     """The player's password hash, after checking ``given`` is their password (None: they
     have none, and nothing is checked). Refused: none given, or a wrong one."""
-    stored = await hall.answer(D.password_hash_of, hall.store, me.id)
+    stored = await hall.answer(hall.store.password_hash_of, me.id)
     if stored is None:
         return None
     if not given:
@@ -248,10 +247,10 @@ async def login(body: Login, hall: HallDep, request: Request) -> dict[str, Any]:
     player = await hall.answer(hall.store.player_by_key, P.key_hash(key))
     if player is None:
         raise wrong_login()
-    if P.needs_rehash(found[1]):  # a hash of older parameters: stored again with today's
+    if P.needs_rehash(found.password_hash):  # a hash of older parameters: stored again with today's
         with contextlib.suppress(RateLimited, Refused):  # it can wait for the next sign-in
             rehashed = await hashing.run(P.rehash, body.password)
-            await hall.answer(hall.store.set_password, player.id, rehashed, found[2])
+            await hall.answer(hall.store.set_password, player.id, rehashed, found.key_sealed)
     return {"id": player.id, "name": player.name, "key": key}
 
 
@@ -282,7 +281,7 @@ async def claim(body: Claim, hall: HallDep, request: Request) -> dict[str, Any]:
         guard.claims.spend(address)
         code_hash, sealer = await hashing_of(request).run(P.code_secrets, code)
         found = await hall.answer(hall.store.take_code, code_hash)
-        key = None if found is None else P.unseal(found[1], sealer)
+        key = None if found is None else P.unseal(found.key_sealed, sealer)
     else:
         guard.claims.check(address)  # over the limit the answer is the same for any text
     player = None if key is None else await hall.answer(hall.store.player_by_key, P.key_hash(key))
@@ -300,15 +299,15 @@ async def my_devices(me: MeDep, hall: HallDep, request: Request) -> dict[str, An
     """The devices that used the player's key, the last used first: ``{"devices": [{"browser",
     "system", "first_seen", "last_used", "current"}]}`` (``current``: the device asking)."""
     await uses_of(request).settled(me.id)
-    listed = await hall.answer(D.player_devices, hall.store, me.id)
+    listed = await hall.answer(hall.store.player_devices, me.id)
     return {
         "devices": [
             {
-                "browser": d["browser"],
-                "system": d["system"],
-                "first_seen": d["first_seen"],
-                "last_used": d["last_used"],
-                "current": d["device"] == me.device,
+                "browser": d.browser,
+                "system": d.system,
+                "first_seen": d.first_seen,
+                "last_used": d.last_used,
+                "current": d.device == me.device,
             }
             for d in listed
         ]
@@ -330,8 +329,7 @@ async def sign_out_others(
     if body.password is not None and me.player.has_password:
         password = await hashing.run(P.password_secrets, body.password, key)
     seats = await hall.answer(
-        D.rekey_player,
-        hall.store,
+        hall.store.rekey_player,
         me.id,
         P.key_hash(me.key),
         P.key_hash(key),
@@ -354,7 +352,8 @@ async def sign_out_others(
 async def my_tables(me: MeDep, hall: HallDep) -> dict[str, Any]:
     """The tables where the player has a seat (not closed): ``{"tables": [{"code", "seat"}]}``;
     a new device takes each seat with ``POST /api/tables/{code}/seat``."""
-    return {"tables": await hall.answer(hall.store.player_tables, me.id)}
+    seats = await hall.answer(hall.store.player_tables, me.id)
+    return {"tables": [asdict(seat) for seat in seats]}
 
 
 @router.get("/api/players/me/export")
@@ -362,14 +361,14 @@ async def export(me: MeDep, hall: HallDep) -> dict[str, Any]:
     """Everything the server keeps about the player, as JSON."""
     games = await hall.answer(hall.store.player_games, me.id)
     rated = await hall.answer(hall.store.rater_ratings, me.id)
-    chat = await hall.answer(player_chat, hall.store, me.id)
+    chat = await hall.answer(hall.store.player_chat, me.id)
     return {
         "format": "dudo-player-export",
         "exported": time.time(),
         "profile": P.profile(me.player),
-        "games": games,
-        "ratings": [{"family": family, **rating} for family, rating in sorted(rated.items())],
-        "chat": chat,  # every message the player wrote: table, game, when, what
+        "games": [asdict(game) for game in games],
+        "ratings": [{"family": family, **asdict(r)} for family, r in sorted(rated.items())],
+        "chat": [asdict(line) for line in chat],  # every message the player wrote
     }
 
 

@@ -3,6 +3,7 @@ rater's public profile (games, wins by preset, latest games, favourite opponents
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from fastapi import APIRouter
@@ -11,6 +12,7 @@ from dudo.bots import BOT_NAMES
 from dudo.server import ratings
 from dudo.server.deps import HallDep
 from dudo.server.errors import ErrorCode, Refused
+from dudo.server.storage import Profile
 
 router = APIRouter()
 
@@ -29,13 +31,15 @@ def check_family(family: str) -> None:
 @router.get("/api/ratings/{family}")
 async def leaderboard(family: str, hall: HallDep) -> dict[str, Any]:
     check_family(family)
-    return {"family": family, "ratings": await hall.answer(hall.store.leaderboard, family)}
+    board = await hall.answer(hall.store.leaderboard, family)
+    return {"family": family, "ratings": [asdict(row) for row in board]}
 
 
 @router.get("/api/players/{rater}/ratings")
 async def rater_ratings(rater: str, hall: HallDep) -> dict[str, Any]:
     # A rater is a player id or "bot:<level>"; one never rated has no families (not an error).
-    return {"rater": rater[:40], "ratings": await hall.answer(hall.store.rater_ratings, rater)}
+    found = await hall.answer(hall.store.rater_ratings, rater)
+    return {"rater": rater[:40], "ratings": {family: asdict(r) for family, r in found.items()}}
 
 
 @router.get("/api/players/{rater}/profile")
@@ -52,4 +56,14 @@ async def profile(rater: str, hall: HallDep) -> dict[str, Any]:
     found = await hall.answer(hall.store.profile, rater) if 0 < len(rater) <= 40 else None
     if found is None:
         raise Refused(ErrorCode.NO_PLAYER, "there is no such player", 404)
-    return found
+    return profile_json(found)
+
+
+def profile_json(found: Profile) -> dict[str, Any]:
+    """A profile as JSON: each point of a rating's history with the rating shown after that
+    game, so a chart needs no formula of its own."""
+    out = asdict(found)
+    for family, rated in found.ratings.items():
+        for point, shown in zip(out["ratings"][family]["history"], rated.history, strict=True):
+            point["rating"] = shown.rating
+    return out
