@@ -23,7 +23,6 @@ MODULE_CEILINGS = {
     "dudo/terminal/texts.py": 1174,
     "dudo/server/cluster.py": 871,
     "dudo/server/storage.py": 2077,
-    "dudo/server/tables.py": 2218,
     "dudo/terminal/play.py": 941,
     "dudo/web/table.js": 1173,
 }
@@ -36,7 +35,6 @@ FUNCTION_CEILINGS = {
     "dudo/server/app.py:create_app": 116,
     "dudo/server/run.py:serve_command": 111,
     "dudo/server/storage.py:Store.profile": 144,
-    "dudo/server/tables.py:Table.__init__": 81,
     "dudo/solver/abstraction.py:AbstractSolver.__init__": 83,
     "dudo/solver/book.py:solve_book": 86,
     "dudo/solver/round.py:call_payoffs": 109,
