@@ -25,6 +25,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from dudo.server.errors import ErrorCode, Refused
+from dudo.server.frames import error_frame
 from dudo.server.storage import (
     Store,
     player_codes_table,
@@ -33,7 +34,6 @@ from dudo.server.storage import (
     seats_table,
 )
 from dudo.server.tables import Hall, SeatKind
-from dudo.server.wire import error_frame
 
 #: The header a browser sends its device id in.
 DEVICE_HEADER = "x-dudo-device"

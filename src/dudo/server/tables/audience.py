@@ -8,8 +8,9 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from dudo.server.frames import Auto, table_frame, update_frame, update_head
 from dudo.server.tables.model import Outbox, Seat, SeatKind, Timer
-from dudo.server.wire import dumps, event_json, shared_part, update_frame
+from dudo.server.wire import event_json, shared_part
 
 if TYPE_CHECKING:
     from dudo.server.tables.table import Table
@@ -45,7 +46,7 @@ class Audience:
         table.changed()
         if client.seat is None:
             self.spectators += 1
-            client.send(dumps({"type": "table", "table": table.to_json()}))
+            client.send(table_frame(table.to_json()))
             self._news_soon()
             return
         self.seat_clients.setdefault(client.seat, set()).add(client)
@@ -108,12 +109,12 @@ class Audience:
 
     def broadcast_table(self) -> None:
         self.version = max(self.version + 1, int(time.time() * 1000))
-        text = dumps({"type": "table", "table": self.table.to_json()})
+        text = table_frame(self.table.to_json())
         for client in self.clients:
             client.send(text)
         self.table.hall.table_changed(self.table)
 
-    def broadcast(self, auto: dict[str, Any] | None = None) -> None:
+    def broadcast(self, auto: Auto | None = None) -> None:
         """Send every connection the events it has not had and its seat's view; ``auto``
         names the human's seat the last action was played for automatically, and why."""
         self._send_updates(list(self.clients), auto)
@@ -122,14 +123,14 @@ class Audience:
         """Bring one connection up to date (after it says hello)."""
         self._send_updates([client])
 
-    def _send_updates(self, clients: list[Outbox], auto: dict[str, Any] | None = None) -> None:
+    def _send_updates(self, clients: list[Outbox], auto: Auto | None = None) -> None:
         play = self.table.play
         game = play.game
         if game is None:
             return
         # Connections of the same seat, up to date to the same event, get the same frame, so
         # each distinct frame is built once per broadcast. Its parts are encoded once and
-        # joined (wire.update_frame): the frame's head and new events (public) for each
+        # joined (frames.update_frame): the frame's head and new events (public) for each
         # starting event, the view's fields every viewer shares (the engine's PublicPart),
         # and each seat's own fields (wire.VIEWER_FIELDS, from its ViewerPart). No whole
         # view is built.
@@ -140,6 +141,8 @@ class Audience:
         shown: dict[int, dict[str, Any]] = {}
         shared: str | None = None
         seats = self.table.seats
+        when = self.table.auto.deadline
+        deadline = None if when is None else int(when * 1000)
         for client in clients:
             if client.game_id != play.game_id:
                 client.game_id, client.since = play.game_id, -1
@@ -154,7 +157,7 @@ class Audience:
                         if i not in shown:
                             shown[i] = event_json(i, events[i], game.rules)
                     new = [shown[i] for i in range(start, len(events))]
-                    head = heads[start] = self._update_head(new, auto)
+                    head = heads[start] = update_head(play.game_id, new, deadline, auto)
                 if shared is None:
                     names = [play.name_of(p) for p in range(len(play.players))]
                     public = game.public_part()
@@ -162,16 +165,3 @@ class Audience:
                 text = frames[key] = update_frame(head, shared, game.viewer_part(player))
             client.since = last
             client.send(text)
-
-    def _update_head(self, events: list[dict[str, Any]], auto: dict[str, Any] | None = None) -> str:
-        """An update frame's fields but its view, encoded (wire.update_frame adds the view)."""
-        deadline = self.table.auto.deadline
-        return dumps(
-            {
-                "type": "update",
-                "game": self.table.play.game_id,
-                "events": events,
-                "deadline": None if deadline is None else int(deadline * 1000),
-                "auto": auto,
-            }
-        )

@@ -9,7 +9,7 @@ import contextlib
 import logging
 import re
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from dudo.engine.actions import Action, Call
 from dudo.engine.errors import DudoError, Reason, ReasonCode
@@ -19,6 +19,7 @@ from dudo.engine.game import Game
 from dudo.notation import parse_action
 from dudo.server import ratings
 from dudo.server.errors import ErrorCode as E
+from dudo.server.frames import Auto
 from dudo.server.logs import table_context
 from dudo.server.storage import ActionWrite, FencedOut, StoredGame, StoreUnavailable
 from dudo.server.tables.model import (
@@ -349,7 +350,7 @@ class Play:
         if game.is_over:
             await table.results.finish()
         table.auto.schedule()  # first, so the update carries the new mover's deadline
-        auto: dict[str, Any] | None = None
+        auto: Auto | None = None
         if why is not None:
             auto = {"player": player, "why": str(why), "action": str(action)}
         table.audience.broadcast(auto)
