@@ -30,7 +30,7 @@ def sat_in_game(store: Store, game_id: int, player_id: str | None, token_hash: s
     for seat in json.loads(players):
         if player_id is not None and seat.get("player_id") == player_id:
             return True
-        # The token the seat was played with, kept when the game began (tables.py): whoever
+        # The token the seat was played with, kept when the game began (tables/game.py): whoever
         # sits there later has another one.
         if token_hash is not None and seat.get("token_hash") == token_hash:
             return True
