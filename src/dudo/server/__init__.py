@@ -7,9 +7,11 @@
 - :mod:`.limits` holds every limit and the per-address token buckets; :mod:`.protocol` is
   uvicorn's HTTP protocol with deadlines and a per-address cap; :mod:`.startup` checks the
   data folder and holds the lock that keeps a second server off the same SQLite file.
-- :mod:`.tables` holds the live tables: seats, the game, bots, timers, stand-ins, broadcasts,
-  retries while the database does not answer, and what is let go of.
-- :mod:`.wire` turns engine views and events into the JSON sent to each connection and checks
+- :mod:`.tables` holds the live tables, one module per concern: seats, presence, the host,
+  the game, bots and timers, fair dice, results, connections and broadcasts, retries while the
+  database does not answer, and the hall that finds, creates and lets go of tables.
+- :mod:`.frames` builds every frame sent on a WebSocket and lists them (type, fields,
+  receiver); :mod:`.wire` turns engine views and events into the JSON inside them and checks
   the frames clients send; ``docs/protocol.md`` documents both.
 - :mod:`.storage` keeps tables, games and every accepted action in SQLite or PostgreSQL,
   migrated by Alembic (:mod:`.migrations`), and runs every call off the event loop.

@@ -22,6 +22,7 @@ from dudo.server import devices, play, security
 from dudo.server.cluster import Cluster, Relay
 from dudo.server.deps import client_address
 from dudo.server.errors import ErrorCode, Refused, http_code, http_detail, validation_detail
+from dudo.server.frames import error_frame
 from dudo.server.hashing import Hashing
 from dudo.server.limits import Guard, Limits, RateLimited
 from dudo.server.lobby import Lobby
@@ -32,7 +33,6 @@ from dudo.server.routes import cups, games, lobby, ops, pages, players, ratings,
 from dudo.server.routes.pages import WEB_DIR
 from dudo.server.storage import Store
 from dudo.server.tables import Hall
-from dudo.server.wire import error_frame
 
 
 class _BodyTooLarge(BaseException):

@@ -34,8 +34,8 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
 from dudo.server.errors import ErrorCode, Refused
+from dudo.server.frames import chat_frame, chat_history_frame
 from dudo.server.storage import CHAT_RECENT, ChatMessage, StoreUnavailable
-from dudo.server.wire import dumps
 
 if TYPE_CHECKING:
     from dudo.server.tables import Seat, Table
@@ -205,7 +205,7 @@ class Chat:
     def history(self, listener: Listener, playing: bool) -> str:
         """The ``chat_history`` frame for ``listener``: the latest messages it may read."""
         messages = [m.to_json() for m in self.recent if self.sees(m, listener, playing)]
-        return dumps({"type": "chat_history", "on": not self.off, "messages": messages})
+        return chat_history_frame(not self.off, messages)
 
 
 def identity(code: str, secret: str) -> str:
@@ -271,7 +271,7 @@ async def say(table: Table, listener: Speaker, frame: dict[str, Any]) -> None:
         chat.recent.append(message)
         table.active = time.monotonic()
         playing = table.playing_now()
-        out = dumps({"type": "chat", "message": message.to_json()})
+        out = chat_frame(message.to_json())
         for client in list(table.clients):
             if chat.sees(message, client, playing):
                 client.send(out)

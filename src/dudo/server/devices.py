@@ -22,9 +22,9 @@ from collections import OrderedDict
 from typing import Any
 
 from dudo.server.errors import ErrorCode, Refused
+from dudo.server.frames import error_frame
 from dudo.server.storage import SeatHashes
 from dudo.server.tables import Hall, SeatKind
-from dudo.server.wire import error_frame
 
 #: The header a browser sends its device id in.
 DEVICE_HEADER = "x-dudo-device"

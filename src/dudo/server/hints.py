@@ -9,6 +9,7 @@ from typing import Any
 from dudo.engine.errors import DudoError
 from dudo.engine.game import Game
 from dudo.server.errors import ErrorCode as E
+from dudo.server.frames import hints_frame, odds_frame, review_frame, suggest_frame
 from dudo.server.learner import ADVISER, hints_json, odds_json, parse_hint_action
 from dudo.server.tables import ActionRefused, Seat, SeatKind, Table, TableStatus
 
@@ -26,8 +27,8 @@ def _player(table: Table, seat: Seat | None) -> tuple[int, Game]:
     return player, game
 
 
-async def answer_hint(table: Table, seat: Seat | None, frame: dict[str, Any]) -> dict[str, Any]:
-    """The answer to one hint frame from ``seat``'s connection; raises
+async def answer_hint(table: Table, seat: Seat | None, frame: dict[str, Any]) -> str:
+    """The answer to one hint frame from ``seat``'s connection (its frame's text); raises
     :class:`ActionRefused` (nothing sent but the error) when it may not be answered."""
     kind = frame["type"]
     if not table.settings.hints:
@@ -41,9 +42,8 @@ async def answer_hint(table: Table, seat: Seat | None, frame: dict[str, Any]) ->
     player, game = _player(table, seat)
     view = game.view(player)
     turn = len(game.history)
-    head = {"type": kind, "game": table.game_id, "turn": turn}
     if kind == "hints":
-        return {**head, **hints_json(view)}
+        return hints_frame(table.game_id, turn, hints_json(view))
     if kind == "odds":
         try:
             action = parse_hint_action(frame["action"], game.rules.faces)
@@ -51,17 +51,17 @@ async def answer_hint(table: Table, seat: Seat | None, frame: dict[str, Any]) ->
             raise ActionRefused(
                 E.UNKNOWN_ACTION, str(exc), action=str(frame["action"])[:40]
             ) from None
-        return {**head, "action": str(action), **odds_json(view, action)}
+        return odds_frame(table.game_id, turn, str(action), odds_json(view, action))
     assert table.game_id is not None
     chosen = await table.learner.suggest(table.game_id, turn, view)
-    return {**head, "level": ADVISER, "action": None if chosen is None else str(chosen)}
+    return suggest_frame(table.game_id, turn, ADVISER, None if chosen is None else str(chosen))
 
 
-async def _review(table: Table, seat: Seat | None) -> dict[str, Any]:
+async def _review(table: Table, seat: Seat | None) -> str:
     game, game_id, seed = table.game, table.game_id, table.seed
     if table.status is not TableStatus.OVER or game is None or not game.is_over:
         raise ActionRefused(E.NOT_OVER, "the review comes once the game is over")
     player, _ = _player(table, seat)
     assert game_id is not None and seed is not None
     found = await table.learner.review(game_id, game, seed, player)
-    return {"type": "review", "game": game_id, "player": player, **found}
+    return review_frame(game_id, player, found)

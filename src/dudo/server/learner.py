@@ -27,6 +27,7 @@ from dudo.engine.view import PlayerView
 from dudo.notation import parse_action
 from dudo.odds import view_odds
 from dudo.review import REVIEWER, ActionOdds, Decision, ReviewedDecision, action_odds, review
+from dudo.server.frames import BidOdds, HintOdds, Reviewed
 
 __all__ = [
     "ADVISER",
@@ -47,7 +48,7 @@ REVIEW_COUNT = 3
 KEPT_SUGGESTIONS = 64
 
 
-def hints_json(view: PlayerView) -> dict[str, Any]:
+def hints_json(view: PlayerView) -> HintOdds:
     """The odds from ``view``: the standing bid's chance of being true and of being exactly
     right, each face's expected count and, per face, the chance that at least q dice count
     (``at_least[face][q - 1]``, q = 1 .. every die in play), so a bid picker can show any
@@ -74,7 +75,7 @@ def hints_json(view: PlayerView) -> dict[str, Any]:
     }
 
 
-def odds_json(view: PlayerView, action: Action) -> dict[str, Any]:
+def odds_json(view: PlayerView, action: Action) -> BidOdds:
     """The chance that ``action`` (a bid, or a raise with reveal-and-reroll) is true, and
     that it is exactly right (None for a reveal: its re-rolled dice are not known yet)."""
     if isinstance(action, Bid):
@@ -121,7 +122,7 @@ def _odds(odds: ActionOdds) -> dict[str, Any]:
     }
 
 
-def review_json(reviewed: Sequence[ReviewedDecision], decisions: int) -> dict[str, Any]:
+def review_json(reviewed: Sequence[ReviewedDecision], decisions: int) -> Reviewed:
     """The review as sent: how many decisions there were and the riskiest, each with its
     odds and the reviewer's choice in the same view (null: no out-of-turn call)."""
     return {
@@ -140,7 +141,7 @@ def review_json(reviewed: Sequence[ReviewedDecision], decisions: int) -> dict[st
     }
 
 
-def _review(game: Game, seed: int | FairSeed, player: int, game_id: int) -> dict[str, Any]:
+def _review(game: Game, seed: int | FairSeed, player: int, game_id: int) -> Reviewed:
     decisions = decisions_of(game, seed, player)
     return review_json(review(decisions, count=REVIEW_COUNT, seed=game_id), len(decisions))
 
@@ -150,7 +151,7 @@ class Learner:
     """One table's hint work: the answers kept, and one slow job at a time."""
 
     suggestions: dict[tuple[int, int, int], Action | None] = field(default_factory=dict)
-    reviews: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
+    reviews: dict[tuple[int, int], Reviewed] = field(default_factory=dict)
     busy: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def suggest(self, game: int, turn: int, view: PlayerView) -> Action | None:
@@ -165,9 +166,7 @@ class Learner:
                 self.suggestions[key] = chosen
             return self.suggestions[key]
 
-    async def review(
-        self, game_id: int, game: Game, seed: int | FairSeed, player: int
-    ) -> dict[str, Any]:
+    async def review(self, game_id: int, game: Game, seed: int | FairSeed, player: int) -> Reviewed:
         """The review of ``player``'s decisions in the finished ``game`` (never changed
         again: a rematch plays a new Game), worked out once."""
         key = (game_id, player)

@@ -26,6 +26,7 @@ import orjson
 
 from dudo.engine.rules import PRESETS
 from dudo.server.errors import ErrorCode as E
+from dudo.server.frames import lobby_frame, lobby_full_frame
 from dudo.server.tables import (
     MIN_SEATS,
     Hall,
@@ -38,7 +39,6 @@ from dudo.server.tables import (
     clean_name,
     table_rules,
 )
-from dudo.server.wire import dumps
 
 #: How long changes are gathered before watchers hear of them: a burst of joins at many
 #: tables is one frame, and a watcher's update comes at most this late.
@@ -195,9 +195,7 @@ class Lobby:
 
     def _send_diff(self, changed: list[dict[str, Any]], removed: list[str]) -> None:
         self.version += 1
-        text = dumps(
-            {"type": "lobby", "version": self.version, "changed": changed, "removed": removed}
-        )
+        text = lobby_frame(self.version, changed, removed)
         for watcher in list(self.watchers):
             watcher.send(text)
 
@@ -214,7 +212,7 @@ class Lobby:
 
     def snapshot(self) -> str:
         tables = self.listing()  # first: it sends the gathered changes, and counts a version
-        return dumps({"type": "lobby_full", "version": self.version, "tables": tables})
+        return lobby_full_frame(self.version, tables)
 
     def watch(self, watcher: Watcher) -> None:
         """A new watcher gets the whole list (after any gathered change has gone out to the

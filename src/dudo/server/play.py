@@ -17,12 +17,13 @@ from starlette.websockets import WebSocketState
 from dudo.engine.errors import DudoError
 from dudo.server.chat import say
 from dudo.server.deps import client_address, find_table
-from dudo.server.errors import ErrorCode, Refused, reason_json
+from dudo.server.errors import ErrorCode, Refused
+from dudo.server.frames import error_frame, explain_frame, pong_frame, welcome_frame
 from dudo.server.hints import HINT_FRAMES, answer_hint
 from dudo.server.limits import Guard, Limits, RateLimited
 from dudo.server.retry import RETRY_CLOSE, close_reason
 from dudo.server.tables import ActionRefused, Hall, SeatKind, Table
-from dudo.server.wire import PROTOCOL_VERSION, BadMessage, dumps, error_frame, parse_frame
+from dudo.server.wire import BadMessage, parse_frame
 
 router = APIRouter()
 
@@ -124,8 +125,7 @@ class Connection:
         """An error frame: the English message, and the code and parameters a client words.
         ``refused_frame`` (sent as ``for``) names the type of the frame refused, for frames a
         client may want to tell apart from a refused move (the hints)."""
-        extra = {} if refused_frame is None else {"for": refused_frame}
-        self.send(error_frame(exc, **extra))
+        self.send(error_frame(exc, refused_frame))
 
     def within_rate(self) -> bool:
         now = time.monotonic()
@@ -252,17 +252,8 @@ def welcome(table: Table, connection: Connection, hello: dict[str, Any]) -> bool
     same_game = "game" not in hello or hello["game"] == table.game_id
     connection.since = max(-1, hello.get("since", -1)) if same_game else -1
     connection.game_id = table.game_id
-    connection.send(
-        dumps(
-            {
-                "type": "welcome",
-                "seat": connection.seat,
-                "player": table.player_of(seat),
-                "host": connection.seat is not None and connection.seat == table.host,
-                "protocol": PROTOCOL_VERSION,
-            }
-        )
-    )
+    host = connection.seat is not None and connection.seat == table.host
+    connection.send(welcome_frame(connection.seat, table.player_of(seat), host))
     table.connected(connection)
     table.send_update(connection)
     connection.send(table.chat.history(connection, table.playing_now()))
@@ -313,24 +304,14 @@ async def handle(table: Table, connection: Connection, frame: dict[str, Any]) ->
             # A barrier: the pong comes once whatever the table was doing (a bot's move being
             # stored, say) is done, so a client that reads up to it has seen all of it.
             async with table.lock:
-                connection.send('{"type":"pong"}')
+                connection.send(pong_frame())
         elif kind == "hello":
             connection.error(ErrorCode.BAD_MESSAGE, "hello is sent once, first")
         elif kind == "act":
             await table.act(seat, frame["action"], frame.get("turn"))
         elif kind == "explain":
             problem = table.explain(seat, frame["action"])
-            connection.send(
-                dumps(
-                    {
-                        "type": "explain",
-                        "action": frame["action"],
-                        "legal": problem is None,
-                        "problem": problem,
-                        "reason": None if problem is None else reason_json(problem),
-                    }
-                )
-            )
+            connection.send(explain_frame(frame["action"], problem))
         elif kind == "seed":
             await table.set_client_seed(seat, frame["seed"])
         elif kind == "take_back":
@@ -342,7 +323,7 @@ async def handle(table: Table, connection: Connection, frame: dict[str, Any]) ->
                 connection.refuse(exc, kind)  # ``for``: the chat panel shows it
         elif kind in HINT_FRAMES:
             try:
-                connection.send(dumps(await answer_hint(table, seat, frame)))
+                connection.send(await answer_hint(table, seat, frame))
             except ActionRefused as exc:
                 # ``for`` names the refused frame: a client can tell a hint that came too
                 # late (the game ended meanwhile) from a refused move.

@@ -9,8 +9,9 @@ from redis.exceptions import RedisError
 from starlette.types import Message, Receive, Send
 
 from dudo.server.errors import ErrorCode, Refused
+from dudo.server.frames import error_frame
 from dudo.server.storage import FencedOut, StoreUnavailable
-from dudo.server.wire import dumps, error_frame
+from dudo.server.wire import dumps
 
 #: "Try Again Later" (RFC 6455): the close code of a socket whose table cannot be served now.
 RETRY_CLOSE = 1013

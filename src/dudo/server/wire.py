@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -156,13 +157,7 @@ VIEWER_FIELDS = frozenset(
 )
 
 
-def error_frame(refused: Refused, **extra: str) -> str:
-    """The error frame of a refusal: the English message, and the code and parameters a
-    client words (``extra``: more fields, e.g. ``for``, the type of the frame refused)."""
-    return dumps({"type": "error", "message": str(refused), **refused.to_json(), **extra})
-
-
-def dumps(message: dict[str, Any]) -> str:
+def dumps(message: Mapping[str, Any]) -> str:
     """``message`` as compact JSON text that can always be sent as UTF-8.
 
     Every frame a server sends goes through here, four or more per action: orjson encodes

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from dudo.engine.rules import DEFAULT_PRESET, PRESETS
 from dudo.server.deps import AuthorizationHeader, HallDep, client_address
 from dudo.server.errors import ErrorCode, Refused
+from dudo.server.frames import pong_frame
 from dudo.server.lobby import PLAY_NOW_FILL_SECONDS, Lobby
 from dudo.server.play import Connection, frames
 from dudo.server.routes.players import find_me
@@ -105,7 +106,7 @@ async def watch_lobby(websocket: WebSocket) -> None:
                     )
                 )
                 continue
-            connection.send('{"type":"pong"}')
+            connection.send(pong_frame())
     except WebSocketDisconnect:
         pass
     except Exception:
