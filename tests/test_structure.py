@@ -31,7 +31,6 @@ FUNCTION_CEILINGS = {
     "dudo/cli.py:arena": 92,
     "dudo/engine/batch.py:BatchGame._end_round": 86,
     "dudo/engine/game.py:Game.from_view": 88,
-    "dudo/server/run.py:serve_command": 111,
     "dudo/server/storage.py:Store.profile": 144,
     "dudo/server/tables.py:Table.__init__": 81,
     "dudo/solver/abstraction.py:AbstractSolver.__init__": 83,
