@@ -34,7 +34,6 @@ FUNCTION_CEILINGS = {
     "dudo/server/storage.py:Store.profile": 144,
     "dudo/server/tables.py:Table.__init__": 81,
     "dudo/solver/abstraction.py:AbstractSolver.__init__": 83,
-    "dudo/solver/book.py:solve_book": 86,
     "dudo/terminal/exploit.py:_measure": 90,
     "dudo/terminal/solve.py:plan_solve": 86,
     "dudo/terminal/solve.py:_run": 121,
