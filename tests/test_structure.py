@@ -33,7 +33,6 @@ FUNCTION_CEILINGS = {
     "dudo/engine/game.py:Game.from_view": 88,
     "dudo/server/storage.py:Store.profile": 144,
     "dudo/server/tables.py:Table.__init__": 81,
-    "dudo/solver/abstraction.py:AbstractSolver.__init__": 83,
     "dudo/terminal/exploit.py:_measure": 90,
     "dudo/terminal/solve.py:plan_solve": 86,
     "dudo/terminal/solve.py:_run": 121,
