@@ -20,20 +20,12 @@ FUNCTION_LINES = 80
 #: Modules over the limit, with the most lines each may have.
 MODULE_CEILINGS = {
     "dudo/engine/game.py": 1288,
-    "dudo/server/cluster.py": 871,
-    "dudo/web/table.js": 1173,
 }
 
 #: Functions over the limit ("module:qualified name"), with the most lines each may have.
 FUNCTION_CEILINGS = {
     "dudo/engine/batch.py:BatchGame._end_round": 86,
     "dudo/engine/game.py:Game.from_view": 88,
-    "dudo/server/app.py:create_app": 116,
-    "dudo/server/run.py:serve_command": 111,
-    "dudo/solver/abstraction.py:AbstractSolver.__init__": 83,
-    "dudo/solver/book.py:solve_book": 86,
-    "dudo/solver/round.py:call_payoffs": 109,
-    "dudo/solver/round.py:build_round": 114,
 }
 
 

@@ -194,11 +194,42 @@ def create_app(
         limits = Limits(**{**limits.__dict__, "frame_rate": rate})
     if burst is not None:
         limits = Limits(**{**limits.__dict__, "frame_burst": burst})
+    lifespan = _lifespan(database_url, limits, dice, store_factory, redis_url, node)
+    # No Swagger page: it runs inline script and a CDN's scripts, which the policy forbids
+    # (and a CDN's script on this origin could read the seat tokens). docs/protocol.md documents
+    # the API; /openapi.json describes it for tools.
+    app = FastAPI(title="dudo", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.limits = limits
+    app.state.guard = guard = Guard(limits)
+    app.state.metrics = metrics = Metrics()
+    app.state.replays = games.Replays()
+    app.state.cluster = None
+    app.add_middleware(ServerSend)  # first, so innermost: the send the route would get
+    if redis_url is not None:
+        app.add_middleware(Relay, state=app.state)  # next: after every guard
+    app.add_middleware(LimitBody, max_body=limits.max_body, body_seconds=limits.body_seconds)
+    app.add_middleware(LimitSockets, guard=guard, metrics=metrics)
+    security.protect(app)  # last, so outermost: every answer carries the headers
+    _handle_errors(app)
+    _route(app)
+    return app
+
+
+def _lifespan(
+    database_url: str,
+    limits: Limits,
+    dice: random.Random | None,
+    store_factory: Callable[[str], Store],
+    redis_url: str | None,
+    node: str | None,
+) -> Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]:
+    """What runs while the application serves: the live tables (joined to the other
+    processes with ``redis_url``), the password hashing, the lobby and the sweeps."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = store_factory(database_url)
-        hall = Hall(store, asyncio.get_running_loop(), limits, metrics=metrics)
+        hall = Hall(store, asyncio.get_running_loop(), limits, metrics=app.state.metrics)
         if dice is not None:
             hall.dice = dice
         cluster = None
@@ -225,24 +256,13 @@ def create_app(
             await hall.close()
             app.state.hashing.close()
 
-    # No Swagger page: it runs inline script and a CDN's scripts, which the policy forbids
-    # (and a CDN's script on this origin could read the seat tokens). docs/protocol.md documents
-    # the API; /openapi.json describes it for tools.
-    app = FastAPI(title="dudo", lifespan=lifespan, docs_url=None, redoc_url=None)
-    app.state.limits = limits
-    app.state.guard = guard = Guard(limits)
-    app.state.metrics = metrics = Metrics()
-    app.state.replays = games.Replays()
-    app.state.cluster = None
-    app.add_middleware(ServerSend)  # first, so innermost: the send the route would get
-    if redis_url is not None:
-        app.add_middleware(Relay, state=app.state)  # next: after every guard
-    app.add_middleware(LimitBody, max_body=limits.max_body, body_seconds=limits.body_seconds)
-    app.add_middleware(LimitSockets, guard=guard, metrics=metrics)
-    security.protect(app)  # last, so outermost: every answer carries the headers
+    return lifespan
 
-    # Every refusal: the English ``detail`` for programs, and ``code`` and ``params`` that a
-    # client words in its own language (docs/protocol.md, "Error codes").
+
+def _handle_errors(app: FastAPI) -> None:
+    """Every refusal: the English ``detail`` for programs, and ``code`` and ``params`` that a
+    client words in its own language (docs/protocol.md, "Error codes")."""
+
     @app.exception_handler(Refused)
     async def refused(_request: Request, exc: Refused) -> JSONResponse:
         # A 503 passes (the database or Redis down, a table moving): say when to ask again.
@@ -274,6 +294,9 @@ def create_app(
             {"detail": detail, **code}, status_code=exc.status_code, headers=exc.headers
         )
 
+
+def _route(app: FastAPI) -> None:
+    """The routers, in an order that matters where two paths overlap, and the static files."""
     app.include_router(pages.pages_router())
     app.include_router(words.router)
     app.include_router(tables.router)
@@ -285,4 +308,3 @@ def create_app(
     app.include_router(play.router)
     app.include_router(ops.router)
     app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
-    return app

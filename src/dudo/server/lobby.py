@@ -330,7 +330,7 @@ class Lobby:
         if owner is None or owner == cluster.node:
             return None
         headers = {} if authorization is None else {"authorization": authorization}
-        status, answer = await cluster.request(
+        status, answer = await cluster.tunnels.request(
             owner, code, "POST", f"/api/tables/{code}/join", {"name": display}, headers
         )
         if status == 201:

@@ -25,6 +25,8 @@ from dudo.server.wire import MAX_FRAME
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
+    from dudo.server.logs import LogFormat
+
 
 def serve_command(
     host: str,
@@ -37,29 +39,15 @@ def serve_command(
     redis_url: str | None = None,
     workers: int = 1,
 ) -> int:
-    import logging
     import logging.config
 
     import uvicorn
 
-    from dudo.cup.storage import data_dir as default_data_dir
     from dudo.server.logs import LogFormat, json_log_config
     from dudo.server.protocol import guarded_http
 
     try:
-        limits = parse_limits(limit_settings)
-        if log_format not in set(LogFormat):
-            raise ValueError(f"--log-format {log_format!r}: give text or json")
-        chosen_format = LogFormat(log_format)
-        if workers > 1 and redis_url is None:
-            raise ValueError(
-                f"--workers {workers} needs --redis-url: the processes share the tables "
-                "through Redis (e.g. --redis-url redis://127.0.0.1:6379/0)"
-            )
-        if redis_url is not None:
-            problem = check_redis_url(redis_url)
-            if problem is not None:
-                raise ValueError(problem)
+        limits, chosen_format = _check_settings(limit_settings, log_format, redis_url, workers)
     except ValueError as exc:
         print(f"dudo serve: {exc}", file=sys.stderr)
         return 2
@@ -68,32 +56,12 @@ def serve_command(
     json_logs = chosen_format is LogFormat.JSON
     if json_logs:
         logging.config.dictConfig(json_log_config(log_level))
-    other_place = "--data-dir" if database_url is None else "--database-url"
-    lock: DatabaseLock | None = None
     try:
-        if database_url is None:
-            folder = data_dir if data_dir is not None else default_data_dir()
-            prepare_folder(folder)
-            database_url = default_url(folder)
-        problem = check_database_url(database_url)
-        if problem is not None:
-            raise StartupError(problem)
-        database = sqlite_file(database_url)
-        if database is not None:
-            lock = DatabaseLock(database, other_place)
-        open_database(database_url, other_place)
+        database_url, lock = _open_store(data_dir, database_url)
     except StartupError as exc:
-        if lock is not None:
-            lock.release()
         print(f"dudo serve: {exc}", file=sys.stderr)
         return 2
-    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    where = database_url.split("@")[-1] if "@" in database_url else database_url
-    opened = f"dudo: open http://{shown}:{port}/ in a browser (database: {where})"
-    if not json_logs:
-        print(opened, file=sys.stderr)
-    else:
-        logging.getLogger("dudo.server").info(opened)
+    _announce(host, port, database_url, json_logs)
     raise_open_files_limit()
     served: Any
     if workers > 1:
@@ -104,17 +72,6 @@ def serve_command(
         served = "dudo.server.run:worker_app"
     else:
         served = serving_app(database_url, limits, redis_url)
-    # The server's own lines (tables taken over, let go, stored records) in uvicorn's form.
-    log_config: Any = {
-        **uvicorn.config.LOGGING_CONFIG,
-        "loggers": {
-            **uvicorn.config.LOGGING_CONFIG["loggers"],
-            "dudo": {"handlers": ["default"], "level": log_level.upper(), "propagate": False},
-        },
-    }
-    if json_logs:
-        # One process: configured above, and left alone. Workers configure it themselves.
-        log_config = json_log_config(log_level) if workers > 1 else None
     uvicorn.run(
         served,
         factory=workers > 1,
@@ -122,7 +79,7 @@ def serve_command(
         host=host,
         port=port,
         log_level=log_level,
-        log_config=log_config,
+        log_config=_log_config(log_level, json_logs, workers),
         # uvicorn's protocol with a deadline for request headers and a per-address cap.
         http="dudo.server.run:worker_http" if workers > 1 else guarded_http(limits),
         # A client frame over the protocol's limit is refused by the protocol layer with a
@@ -137,6 +94,86 @@ def serve_command(
     if lock is not None:
         lock.release()
     return 0
+
+
+def _check_settings(
+    limit_settings: Sequence[str], log_format: str, redis_url: str | None, workers: int
+) -> tuple[Limits, LogFormat]:
+    """The limits and the log format asked for; ValueError says what is wrong with them."""
+    from dudo.server.logs import LogFormat
+
+    limits = parse_limits(limit_settings)
+    if log_format not in set(LogFormat):
+        raise ValueError(f"--log-format {log_format!r}: give text or json")
+    if workers > 1 and redis_url is None:
+        raise ValueError(
+            f"--workers {workers} needs --redis-url: the processes share the tables "
+            "through Redis (e.g. --redis-url redis://127.0.0.1:6379/0)"
+        )
+    if redis_url is not None:
+        problem = check_redis_url(redis_url)
+        if problem is not None:
+            raise ValueError(problem)
+    return limits, LogFormat(log_format)
+
+
+def _open_store(data_dir: Path | None, database_url: str | None) -> tuple[str, DatabaseLock | None]:
+    """The database's URL (in the data folder if none is given), opened and brought up to
+    date, and the lock that keeps a second server off a SQLite file; StartupError says why
+    it cannot be served (the lock let go again)."""
+    from dudo.cup.storage import data_dir as default_data_dir
+
+    other_place = "--data-dir" if database_url is None else "--database-url"
+    lock: DatabaseLock | None = None
+    try:
+        if database_url is None:
+            folder = data_dir if data_dir is not None else default_data_dir()
+            prepare_folder(folder)
+            database_url = default_url(folder)
+        problem = check_database_url(database_url)
+        if problem is not None:
+            raise StartupError(problem)
+        database = sqlite_file(database_url)
+        if database is not None:
+            lock = DatabaseLock(database, other_place)
+        open_database(database_url, other_place)
+    except StartupError:
+        if lock is not None:
+            lock.release()
+        raise
+    return database_url, lock
+
+
+def _announce(host: str, port: int, database_url: str, json_logs: bool) -> None:
+    """Say where to open the site, and which database it serves (never its password)."""
+    import logging
+
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    where = database_url.split("@")[-1] if "@" in database_url else database_url
+    opened = f"dudo: open http://{shown}:{port}/ in a browser (database: {where})"
+    if not json_logs:
+        print(opened, file=sys.stderr)
+    else:
+        logging.getLogger("dudo.server").info(opened)
+
+
+def _log_config(log_level: str, json_logs: bool, workers: int) -> Any:
+    """uvicorn's log setup: the server's own lines (tables taken over, let go, stored records)
+    in uvicorn's form; with JSON logs, one process's set up already (None: left alone), and
+    each worker's its own."""
+    import uvicorn
+
+    from dudo.server.logs import json_log_config
+
+    if json_logs:
+        return json_log_config(log_level) if workers > 1 else None
+    return {
+        **uvicorn.config.LOGGING_CONFIG,
+        "loggers": {
+            **uvicorn.config.LOGGING_CONFIG["loggers"],
+            "dudo": {"handlers": ["default"], "level": log_level.upper(), "propagate": False},
+        },
+    }
 
 
 #: The environment variable that carries ``dudo serve``'s settings to its worker processes.

@@ -189,6 +189,20 @@ def _add_runs(rows: Array, runs: Runs, out: Array, offset: int = 0) -> None:
         out[where] += part if d == 1 else part.reshape(-1, d, cols).sum(axis=1)
 
 
+def _node_order(g: AbstractRound) -> tuple[IntArray, IntArray, IntArray]:
+    """The nodes' new order (new -> old: the root first, then by topological level, actor
+    and number of actions), each node's level (the index of the layer of its incoming
+    edges) and its number of out-edges."""
+    level = np.zeros(g.nodes, dtype=np.int64)
+    for i, (a, e, _) in enumerate(g.layer_edges):
+        level[g.target[a:e]] = i + 1
+    if not np.all(level[g.source] < level[g.target]):
+        raise SolverError("the abstract graph is not layered")
+    out_count = np.bincount(g.source, minlength=g.nodes)
+    order = np.lexsort((np.arange(g.nodes), out_count, g.actor, level))
+    return order, level, out_count
+
+
 class AbstractSolver:
     """Discounted CFR over the abstract graph, both players updated each iteration.
 
@@ -211,15 +225,7 @@ class AbstractSolver:
         self.h = h = (g.hands(0), g.hands(1))
         self.iteration = 0
         self._noise = 64 * float(np.finfo(dtype).eps)
-        # Topological level of each node: the index of the layer of its incoming edges.
-        level = np.zeros(g.nodes, dtype=np.int64)
-        for i, (a, e, _) in enumerate(g.layer_edges):
-            level[g.target[a:e]] = i + 1
-        if not np.all(level[g.source] < level[g.target]):
-            raise SolverError("the abstract graph is not layered")
-        out_count = np.bincount(g.source, minlength=g.nodes)
-        # new -> old: the root first, then by level, actor and number of actions.
-        order = np.lexsort((np.arange(g.nodes), out_count, g.actor, level))
+        order, level, out_count = _node_order(g)
         self._order = order
         new_of = np.empty_like(order)
         new_of[order] = np.arange(g.nodes)
@@ -245,37 +251,8 @@ class AbstractSolver:
             self._edge_ids.append(ids)
             self._src.append(src[ids])
             self._dst.append(dst[ids])
-        # Per group: its block of out-edges (in its actor's edge list) with the runs that
-        # sum them by source; and its in-edges (the other's) by number of edges in and
-        # target, with the runs that sum them by target.
-        self._out: list[tuple[int, int, Runs]] = []
-        self._in: list[tuple[IntArray, IntArray, Runs]] = []
-        in_count = np.bincount(dst, minlength=g.nodes)
-        for n0, n1 in self._groups:
-            q = int(actor[n0])
-            qs = self._src[q]
-            a, e = int(np.searchsorted(qs, n0)), int(np.searchsorted(qs, n1))
-            self._out.append((a, e, _runs(qs[a:e], a)))
-            o = 1 - q  # the edges into q's nodes are the other player's bids
-            targets = self._dst[o]
-            incoming = np.flatnonzero((targets >= n0) & (targets < n1)) if n0 else qs[:0]
-            incoming = incoming[
-                np.lexsort((incoming, targets[incoming], in_count[targets[incoming]]))
-            ]
-            self._in.append((incoming, self._src[o][incoming], _runs(targets[incoming])))
-        # Per player p, laid out for ``x @ m`` with x over the other's signals (BLAS is
-        # several times slower on a transposed right-hand side): joint (S_o, S_p), and
-        # p's payoff (bids, caller, S_o, S_p).
-        u0 = g.payoff.astype(dtype)
-        self._joint_t = (np.ascontiguousarray(g.joint.T, dtype), g.joint.astype(dtype))
-        self._payoff_t = (np.ascontiguousarray(u0.transpose(0, 1, 3, 2)), -u0)
-        # When the players' signals are independent (each sees only their own dice) the
-        # joint is the product of its marginals, and mixing the opponent's signals through
-        # it is a dot product with their marginal instead of a matrix product.
-        marginal = (g.joint.sum(axis=1), g.joint.sum(axis=0))
-        product = np.outer(*marginal)
-        self._independent = bool(np.all(np.abs(g.joint - product) <= 1e-12 * product))
-        self._marginal = (marginal[0].astype(dtype), marginal[1].astype(dtype))
+        self._out, self._in = self._blocks(np.bincount(dst, minlength=g.nodes))
+        self._lay_out_payoffs()
         ne = (len(self._src[0]), len(self._src[1]))
         self.regret_edge = [np.zeros((ne[q], h[q]), dtype) for q in (0, 1)]
         self.regret_call = [np.zeros((g.nodes, h[q]), dtype) for q in (0, 1)]
@@ -288,6 +265,44 @@ class AbstractSolver:
         self._scratch = [np.zeros(size, dtype) for _ in range(3)]
         self._node_scratch = [np.zeros(g.nodes * max(h), dtype) for _ in range(5)]
         self._mine = [actor == q for q in (0, 1)]
+
+    def _blocks(
+        self, in_count: IntArray
+    ) -> tuple[list[tuple[int, int, Runs]], list[tuple[IntArray, IntArray, Runs]]]:
+        """Per group: its block of out-edges (in its actor's edge list) with the runs that
+        sum them by source; and its in-edges (the other's) by number of edges in
+        (``in_count``, by node) and target, with the runs that sum them by target."""
+        out: list[tuple[int, int, Runs]] = []
+        into: list[tuple[IntArray, IntArray, Runs]] = []
+        for n0, n1 in self._groups:
+            q = int(self._actor[n0])
+            qs = self._src[q]
+            a, e = int(np.searchsorted(qs, n0)), int(np.searchsorted(qs, n1))
+            out.append((a, e, _runs(qs[a:e], a)))
+            o = 1 - q  # the edges into q's nodes are the other player's bids
+            targets = self._dst[o]
+            incoming = np.flatnonzero((targets >= n0) & (targets < n1)) if n0 else qs[:0]
+            incoming = incoming[
+                np.lexsort((incoming, targets[incoming], in_count[targets[incoming]]))
+            ]
+            into.append((incoming, self._src[o][incoming], _runs(targets[incoming])))
+        return out, into
+
+    def _lay_out_payoffs(self) -> None:
+        """Per player p, laid out for ``x @ m`` with x over the other's signals (BLAS is
+        several times slower on a transposed right-hand side): joint (S_o, S_p), and p's
+        payoff (bids, caller, S_o, S_p)."""
+        g, dtype = self.graph, self.dtype
+        u0 = g.payoff.astype(dtype)
+        self._joint_t = (np.ascontiguousarray(g.joint.T, dtype), g.joint.astype(dtype))
+        self._payoff_t = (np.ascontiguousarray(u0.transpose(0, 1, 3, 2)), -u0)
+        # When the players' signals are independent (each sees only their own dice) the
+        # joint is the product of its marginals, and mixing the opponent's signals through
+        # it is a dot product with their marginal instead of a matrix product.
+        marginal = (g.joint.sum(axis=1), g.joint.sum(axis=0))
+        product = np.outer(*marginal)
+        self._independent = bool(np.all(np.abs(g.joint - product) <= 1e-12 * product))
+        self._marginal = (marginal[0].astype(dtype), marginal[1].astype(dtype))
 
     def _work(self, slot: int, rows: int, cols: int) -> Array:
         """Scratch space for one block (reused, so no pass pays for fresh memory)."""

@@ -486,19 +486,8 @@ def solve_book(
     a value in each sweep is recorded (``value_changes``).
     Returns the book, opened from disk."""
     budget = budget if budget is not None else Budget()
-    wanted = starting_positions(rules, max_dice)
-    starts = list(wanted if starts is None else starts)
-    for start in starts:
-        problem = heads_up_problem(rules, start)
-        if problem is not None:
-            raise SolverError(f"start {start.label()}: {problem}")
-        if max(start.dice) > max_dice:
-            raise SolverError(f"start {start.label()} has more than max_dice={max_dice} dice")
-    folder = Path(directory) if directory is not None else book_root() / rules_id(rules)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise SolverError(f"cannot make the book folder {folder}: {error}") from None
+    starts = _checked_starts(rules, max_dice, starts)
+    folder = _book_folder(rules, directory)
     solver = GameSolver(
         rules, budget, keep_rounds=True, report=report, abstraction=abstraction, progress=progress
     )
@@ -527,13 +516,7 @@ def solve_book(
         "rules": rules.to_dict(),
         "max_dice": max_dice,
         "starts": [s.to_dict() for s in starts],
-        "budget": {
-            "target": budget.target,
-            "iterations": budget.iterations,
-            "seconds": budget.seconds if math.isfinite(budget.seconds) else None,
-            "every": budget.every,
-            "algorithm": budget.algorithm.value,
-        },
+        "budget": _budget_json(budget),
         "abstraction": None if abstraction is None else abstraction.to_dict(),
         "value_changes": changes,
         "min_recall": PLAY_RECALL,
@@ -545,6 +528,43 @@ def solve_book(
     }
     write_book_json(folder, data)
     return Book.open(folder)
+
+
+def _checked_starts(
+    rules: Rules, max_dice: int, starts: Sequence[Position] | None
+) -> list[Position]:
+    """The starts to solve (every start up to ``max_dice`` dice each if None), each checked
+    to be a heads-up position within ``max_dice`` (itself checked either way)."""
+    wanted = starting_positions(rules, max_dice)
+    chosen = list(wanted if starts is None else starts)
+    for start in chosen:
+        problem = heads_up_problem(rules, start)
+        if problem is not None:
+            raise SolverError(f"start {start.label()}: {problem}")
+        if max(start.dice) > max_dice:
+            raise SolverError(f"start {start.label()} has more than max_dice={max_dice} dice")
+    return chosen
+
+
+def _book_folder(rules: Rules, directory: Path | None) -> Path:
+    """The book's folder (by default under :func:`book_root`, named by the rules), made."""
+    folder = Path(directory) if directory is not None else book_root() / rules_id(rules)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise SolverError(f"cannot make the book folder {folder}: {error}") from None
+    return folder
+
+
+def _budget_json(budget: Budget) -> dict[str, Any]:
+    """The budget the rounds were solved to, as ``book.json`` records it."""
+    return {
+        "target": budget.target,
+        "iterations": budget.iterations,
+        "seconds": budget.seconds if math.isfinite(budget.seconds) else None,
+        "every": budget.every,
+        "algorithm": budget.algorithm.value,
+    }
 
 
 def write_book_json(folder: Path, data: Mapping[str, Any]) -> None:

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
 from itertools import product
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -321,20 +322,8 @@ def call_payoffs(
     the same outcome and payoff. ``moves``: the round's moves, if the caller has them."""
     moves = moves if moves is not None else Moves(rules, position)
     bids = moves.bids
-    classes = sorted(representative)
-    kinds = [moves.kind(k[0]) for k in classes]
-    by_pass = [kind is MoveKind.PASS for kind, _ in kinds]
-    faces = sorted({bids[b].face for (_, b), p in zip(kinds, by_pass, strict=True) if not p})
-    face_bid = [next(b for b in bids if b.face == f) for f in faces]  # any bid on the face
-    # What each class's outcome depends on: the count of face j (j >= 0), or the hand of
-    # the passer, player -1 - j (the caller doubts the other player's pass).
-    depends = [
-        -1 - (1 - caller) if p else faces.index(bids[b].face)
-        for (_, caller), (_, b), p in zip(classes, kinds, by_pass, strict=True)
-    ]
-    groups: dict[int, list[int]] = {}
-    for i, j in enumerate(depends):
-        groups.setdefault(j, []).append(i)
+    ends = _end_classes(moves, representative)
+    classes, kinds, by_pass, face_bid, _depends, groups = ends
     most = max(sum(position.dice), *(len(hands_of(rules, d)[0]) for d in position.dice))
     outcome_of: dict[tuple[int, int], Outcome] = {}
     value_of = np.zeros((len(classes), most + 1))
@@ -357,54 +346,121 @@ def call_payoffs(
             seen[j].add(key)
             for i in groups[j]:
                 history = representative[classes[i]]
-                for move in history:
-                    game.push(move_action(bids, move))
-                ending = 0
-                if kinds[i][0] is not MoveKind.SPOT_ON:  # a claim has ended the round already
-                    game.push(DOUBT_PASS if by_pass[i] else CALL)
-                    ending = 1
-                outcome = position_after(game)
+                claim = kinds[i][0] is MoveKind.SPOT_ON
+                outcome, value = _replay_end(
+                    game, bids, history, claim, by_pass[i], before, continuation
+                )
                 outcome_of[(i, key)] = outcome
-                if continuation is None:
-                    value_of[i, key] = round_payoff(game, before)
-                else:
-                    value_of[i, key] = continuation(outcome, game)
-                for _ in range(len(history) + ending):
-                    game.pop()
+                value_of[i, key] = value
         rows.append((ids[0], ids[1], prob))
         deal_keys.append(keys)
-    joint = np.zeros((len(signal_ids[0]), len(signal_ids[1])))
-    payoff = np.zeros((moves.count, 2, *joint.shape))
-    outcomes: dict[Outcome, float] = {}
-    if rows:
-        s0 = np.array([r[0] for r in rows], dtype=np.int64)
-        s1 = np.array([r[1] for r in rows], dtype=np.int64)
-        chance = np.array([r[2] for r in rows])
-        np.add.at(joint, (s0, s1), chance)
-        if classes:
-            column = {j: c for c, j in enumerate(groups)}
-            class_column = np.array([column[j] for j in depends], dtype=np.int64)
-            key_table = np.array(deal_keys, dtype=np.int64)  # (deals, what outcomes depend on)
-            move_of = np.array([k[0] for k in classes], dtype=np.int64)
-            caller_of = np.array([k[1] for k in classes], dtype=np.int64)
-            mass = np.zeros((len(classes), most + 1))
-            # A few classes at a time: (deals x classes) index arrays for all of them at once
-            # took gigabytes at 5v5 with passes and spot-on.
-            for first in range(0, len(classes), CLASS_CHUNK):
-                part = slice(first, first + CLASS_CHUNK)
-                cls = np.arange(len(classes))[part]
-                counted = key_table[:, class_column[part]]  # (deals, classes of the chunk)
-                values = value_of[cls, counted]
-                where = (move_of[part][None, :], caller_of[part][None, :], s0[:, None], s1[:, None])
-                np.add.at(payoff, where, chance[:, None] * values)
-                # Each deal leads to each class's outcome with an equal share of its probability.
-                np.add.at(
-                    mass, (cls[None, :], counted), np.broadcast_to(chance[:, None], counted.shape)
-                )
-            for (i, c), outcome in outcome_of.items():
-                outcomes[outcome] = outcomes.get(outcome, 0.0) + mass[i, c] / len(classes)
+    shape = (len(signal_ids[0]), len(signal_ids[1]))
+    joint, payoff, outcomes = _add_up(ends, shape, rows, deal_keys, value_of, outcome_of, moves)
     signals = (tuple(signal_ids[0]), tuple(signal_ids[1]))
     return signals, joint, payoff, outcomes
+
+
+class _Ends(NamedTuple):
+    """The classes of a round's ends, (last move, caller), sorted, and what the outcome of
+    each depends on: ``depends[i]`` is j >= 0 for the count of the face ``face_bid[j]``
+    shows, or -1 - p for the hand of the passer p (the caller doubts the other player's
+    pass); ``groups`` lists the classes by what they depend on."""
+
+    classes: list[tuple[int, int]]
+    kinds: list[tuple[MoveKind, int]]
+    by_pass: list[bool]
+    face_bid: list[Bid]
+    depends: list[int]
+    groups: dict[int, list[int]]
+
+
+def _end_classes(moves: Moves, representative: dict[tuple[int, int], tuple[int, ...]]) -> _Ends:
+    bids = moves.bids
+    classes = sorted(representative)
+    kinds = [moves.kind(k[0]) for k in classes]
+    by_pass = [kind is MoveKind.PASS for kind, _ in kinds]
+    faces = sorted({bids[b].face for (_, b), p in zip(kinds, by_pass, strict=True) if not p})
+    face_bid = [next(b for b in bids if b.face == f) for f in faces]  # any bid on the face
+    depends = [
+        -1 - (1 - caller) if p else faces.index(bids[b].face)
+        for (_, caller), (_, b), p in zip(classes, kinds, by_pass, strict=True)
+    ]
+    groups: dict[int, list[int]] = {}
+    for i, j in enumerate(depends):
+        groups.setdefault(j, []).append(i)
+    return _Ends(classes, kinds, by_pass, face_bid, depends, groups)
+
+
+def _replay_end(
+    game: Game,
+    bids: tuple[Bid, ...],
+    history: tuple[int, ...],
+    claim: bool,
+    doubt_pass: bool,
+    before: tuple[int, int],
+    continuation: Continuation | None,
+) -> tuple[Outcome, float]:
+    """Play a class's history and the call that ends it (none after a spot-on ``claim``: it
+    has ended the round already) on ``game``, then take them back: the outcome, and player
+    0's payoff (the ``continuation``'s, or the round's alone)."""
+    for move in history:
+        game.push(move_action(bids, move))
+    ending = 0
+    if not claim:
+        game.push(DOUBT_PASS if doubt_pass else CALL)
+        ending = 1
+    outcome = position_after(game)
+    value = round_payoff(game, before) if continuation is None else continuation(outcome, game)
+    for _ in range(len(history) + ending):
+        game.pop()
+    return outcome, value
+
+
+def _add_up(
+    ends: _Ends,
+    shape: tuple[int, int],
+    rows: list[tuple[int, int, float]],
+    deal_keys: list[list[int]],
+    value_of: FloatArray,
+    outcome_of: dict[tuple[int, int], Outcome],
+    moves: Moves,
+) -> tuple[FloatArray, FloatArray, dict[Outcome, float]]:
+    """The joint probability of the signals (``shape``: how many each player has), the
+    payoff matrices and the outcomes' probabilities, from each deal's ``rows`` (signals,
+    probability) and ``deal_keys`` (what the outcomes depend on), and what each class's end
+    is worth (``value_of``) and leads to (``outcome_of``) for each key."""
+    classes, depends, groups = ends.classes, ends.depends, ends.groups
+    joint = np.zeros(shape)
+    payoff = np.zeros((moves.count, 2, *shape))
+    outcomes: dict[Outcome, float] = {}
+    if not rows:
+        return joint, payoff, outcomes
+    s0 = np.array([r[0] for r in rows], dtype=np.int64)
+    s1 = np.array([r[1] for r in rows], dtype=np.int64)
+    chance = np.array([r[2] for r in rows])
+    np.add.at(joint, (s0, s1), chance)
+    if not classes:
+        return joint, payoff, outcomes
+    column = {j: c for c, j in enumerate(groups)}
+    class_column = np.array([column[j] for j in depends], dtype=np.int64)
+    key_table = np.array(deal_keys, dtype=np.int64)  # (deals, what outcomes depend on)
+    move_of = np.array([k[0] for k in classes], dtype=np.int64)
+    caller_of = np.array([k[1] for k in classes], dtype=np.int64)
+    mass = np.zeros(value_of.shape)
+    # A few classes at a time: (deals x classes) index arrays for all of them at once
+    # took gigabytes at 5v5 with passes and spot-on.
+    for first in range(0, len(classes), CLASS_CHUNK):
+        part = slice(first, first + CLASS_CHUNK)
+        cls = np.arange(len(classes))[part]
+        counted = key_table[:, class_column[part]]  # (deals, classes of the chunk)
+        values = value_of[cls, counted]
+        where = (move_of[part][None, :], caller_of[part][None, :], s0[:, None], s1[:, None])
+        np.add.at(payoff, where, chance[:, None] * values)
+        # Each deal leads to each class's outcome with an equal share of its probability.
+        np.add.at(mass, (cls[None, :], counted), np.broadcast_to(chance[:, None], counted.shape))
+    for (i, c), outcome in outcome_of.items():
+        outcomes[outcome] = outcomes.get(outcome, 0.0) + mass[i, c] / len(classes)
+    return joint, payoff, outcomes
 
 
 CLASS_CHUNK = 16
@@ -440,11 +496,42 @@ def build_round(
             "last-k-bids abstraction handles (dudo solve-game does so by itself); for the "
             "whole tree add --set spot_on=false --set pass_hands=none"
         )
-    bids = moves.bids
-    nbids = len(bids)
-    key_path: dict[tuple[int, int, int, int], tuple[int, ...]] = {moves.key(0, -1): ()}
+    parent, bid, node_depth = _grow(moves, position, max_nodes)
+    order, layers, second = _layered_order(parent, bid, node_depth, moves.nbids)
+    new_index = np.empty_like(order)
+    new_index[order] = np.arange(len(order))
+    parent = np.where(parent[order] >= 0, new_index[np.maximum(parent[order], 0)], -1)
+    bid = bid[order]
+    actor = (node_depth[order] % 2).astype(np.int8)
+    n = len(parent)
+    child_count = np.bincount(parent[1:], minlength=n).astype(np.int64)
+    representative = _representatives(layers, parent, bid)
+    signals, joint, payoff, outcomes = call_payoffs(
+        rules, position, representative if payoffs else {}, continuation, moves
+    )
+    return Round(
+        rules=rules,
+        position=position,
+        bids=moves.bids,
+        parent=parent,
+        bid=bid,
+        actor=actor,
+        child_count=child_count,
+        layers=layers,
+        second=second,
+        signals=signals,
+        signal_prob=(joint.sum(axis=1), joint.sum(axis=0)),
+        payoff=payoff,
+        outcomes=outcomes,
+        representative=representative,
+    )
 
-    # --- grow the tree depth by depth --------------------------------------------------
+
+def _grow(moves: Moves, position: Position, max_nodes: int) -> tuple[IntArray, IntArray, IntArray]:
+    """The tree grown depth by depth: each node's parent, last bid and depth, numbered by
+    depth (a tree of more than ``max_nodes`` histories is refused)."""
+    nbids = moves.nbids
+    key_path: dict[tuple[int, int, int, int], tuple[int, ...]] = {moves.key(0, -1): ()}
     parents: list[IntArray] = [np.array([-1], dtype=np.int64)]
     node_bids: list[IntArray] = [np.array([-1], dtype=np.int64)]
     depth_start = [0, 1]
@@ -485,21 +572,15 @@ def build_round(
             )
         depth_start.append(depth_start[-1] + total)
         depth += 1
-
-    parent = np.concatenate(parents)
-    bid = np.concatenate(node_bids)
     starts = np.array(depth_start, dtype=np.int64)
     node_depth = np.repeat(np.arange(len(starts) - 1, dtype=np.int64), np.diff(starts))
-    order, layers, second = _layered_order(parent, bid, node_depth, nbids)
-    new_index = np.empty_like(order)
-    new_index[order] = np.arange(len(order))
-    parent = np.where(parent[order] >= 0, new_index[np.maximum(parent[order], 0)], -1)
-    bid = bid[order]
-    actor = (node_depth[order] % 2).astype(np.int8)
-    n = len(parent)
-    child_count = np.bincount(parent[1:], minlength=n).astype(np.int64)
+    return np.concatenate(parents), np.concatenate(node_bids), node_depth
 
-    # One history per (standing bid, caller), replayed on the engine for every deal.
+
+def _representatives(
+    layers: list[Layer], parent: IntArray, bid: IntArray
+) -> dict[tuple[int, int], tuple[int, ...]]:
+    """One history per (standing bid, caller), replayed on the engine for every deal."""
     representative: dict[tuple[int, int], tuple[int, ...]] = {}
     for layer in layers:
         if (layer.bid, layer.actor) not in representative:
@@ -509,25 +590,7 @@ def build_round(
                 back.append(int(bid[node]))
                 node = int(parent[node])
             representative[(layer.bid, layer.actor)] = tuple(reversed(back))
-    signals, joint, payoff, outcomes = call_payoffs(
-        rules, position, representative if payoffs else {}, continuation, moves
-    )
-    return Round(
-        rules=rules,
-        position=position,
-        bids=bids,
-        parent=parent,
-        bid=bid,
-        actor=actor,
-        child_count=child_count,
-        layers=layers,
-        second=second,
-        signals=signals,
-        signal_prob=(joint.sum(axis=1), joint.sum(axis=0)),
-        payoff=payoff,
-        outcomes=outcomes,
-        representative=representative,
-    )
+    return representative
 
 
 def _layered_order(

@@ -1,7 +1,8 @@
 // people.js — the people at a table between games: the running score, who is ready for the
-// rematch, and each person's own Ready and Leave buttons. table.js calls these with the table
-// JSON (GET /api/tables/<code>, or the socket's table frame); nothing here decides a rule:
-// the server says who is ready (bots always are), who is host and what the score is.
+// rematch, and each person's own Ready and Leave buttons. The table page (tableseats.js,
+// tableview.js) calls these with the table JSON (GET /api/tables/<code>, or the socket's
+// table frame); nothing here decides a rule: the server says who is ready (bots always are),
+// who is host and what the score is.
 //
 // Test hooks (in #game-over): #rematch-panel, #rematch-seats > li[data-seat][data-kind]
 //   [data-ready] (.avatar, .rs-name, .rs-score[data-wins][data-played], .rs-state),
