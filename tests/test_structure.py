@@ -19,7 +19,7 @@ FUNCTION_LINES = 80
 
 #: Modules over the limit, with the most lines each may have.
 MODULE_CEILINGS = {
-    "dudo/engine/game.py": 1288,
+    "dudo/engine/game.py": 1250,
     "dudo/terminal/texts.py": 1174,
     "dudo/server/cluster.py": 871,
     "dudo/server/storage.py": 2077,
@@ -32,7 +32,6 @@ MODULE_CEILINGS = {
 FUNCTION_CEILINGS = {
     "dudo/cli.py:arena": 92,
     "dudo/engine/batch.py:BatchGame._end_round": 86,
-    "dudo/engine/game.py:Game.from_view": 88,
     "dudo/server/app.py:create_app": 116,
     "dudo/server/run.py:serve_command": 111,
     "dudo/server/storage.py:Store.profile": 144,
