@@ -560,6 +560,14 @@ class BatchGame:
             gaining &= held < rules.dice_per_player
             self.counts[g[gaining], gainer[gaining]] += 1
 
+        self._after_round(g, loser, opener, oblige, rewards)
+
+    def _after_round(
+        self, g: IntArray, loser: IntArray, opener: IntArray, oblige: BoolArray, rewards: FloatArray
+    ) -> None:
+        """After the rounds of games ``g`` were decided: a game down to one player with dice
+        is over (its rewards set), the others start their next round, an obliging one where
+        ``oblige`` (the loser's, if enough players are left)."""
         active = self._active(g)
         over = active == 1
         if over.any():
@@ -576,7 +584,7 @@ class BatchGame:
         on = ~over
         if not on.any():
             return
-        oblige &= on & (active >= rules.oblige_min_players)
+        oblige &= on & (active >= self.rules.oblige_min_players)
         if oblige.any():
             self.obliged[g[oblige], loser[oblige]] = True
             opener[oblige] = loser[oblige]
