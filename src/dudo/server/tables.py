@@ -26,11 +26,11 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from dudo.bots import BOT_NAMES, Bot, make_bot, out_of_turn_call
+from dudo.engine import Game, Setup
 from dudo.engine.actions import Action, Call
 from dudo.engine.errors import DudoError, Reason, ReasonCode, RulesError
 from dudo.engine.events import Revealed
 from dudo.engine.fair import SCHEME, SECRET_BYTES, FairSeed, chance_for, valid_client_seed
-from dudo.engine.game import Game
 from dudo.engine.rules import DEFAULT_PRESET, PRESETS, Rules, from_mapping
 from dudo.notation import parse_action
 from dudo.records import PlayerInfo, record_of
@@ -1079,7 +1079,7 @@ class Table:
         )
         fair = FairSeed(secret, seeds)
         try:  # the engine checks the game before anything is stored
-            game = Game(self.rules, len(filled), chance=fair.chance())
+            game = Game(self.rules, setup=Setup(len(filled)), chance=fair.chance())
         except DudoError as exc:
             raise TableError(409, f"the game cannot start: {exc}", E.CANNOT_START) from None
         players = [
@@ -1139,7 +1139,7 @@ class Table:
 
     def _replay(self, seed: int | FairSeed, actions: list[tuple[int, str]]) -> Game:
         """The game as stored: its dice from the seed and every stored action, each checked."""
-        game = Game(self.rules, len(self.players), chance=chance_for(seed))
+        game = Game(self.rules, setup=Setup(len(self.players)), chance=chance_for(seed))
         for index, (player, text) in enumerate(actions):
             action = action_for(game, player, text)
             problem = game.problem(action)
