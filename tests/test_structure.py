@@ -19,7 +19,7 @@ FUNCTION_LINES = 80
 
 #: Modules over the limit, with the most lines each may have.
 MODULE_CEILINGS = {
-    "dudo/engine/game.py": 1250,
+    "dudo/engine/game.py": 1249,
     "dudo/terminal/texts.py": 1174,
     "dudo/server/cluster.py": 871,
     "dudo/server/storage.py": 2077,

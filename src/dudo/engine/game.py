@@ -69,7 +69,7 @@ from dudo.engine.rules import (
     SpotOnReward,
     SpotOnThreshold,
 )
-from dudo.engine.setup import NOT_GIVEN, Setup, fresh_setup, setup_from
+from dudo.engine.setup import NOT_GIVEN, Setup, fresh_start, setup_from
 from dudo.engine.view import PlayerView, PublicPart, ViewerPart
 from dudo.engine.view import successors as _successors
 
@@ -193,29 +193,28 @@ class Game:
         # (The type() test first spares an isinstance call in the common case.)
         if type(rules) is not Rules and not isinstance(rules, Rules):
             raise RulesError(f"{rules!r} is not a Rules value")
-        # Two quick paths (search sets up a game per deal it tries): a Setup alone, and a
-        # fresh game (its setup made and checked once per rules and player count).
+        # Two quick paths, as games are set up in the thousands by search and simulation: a
+        # fresh game (its setup, dice and start total worked out once per rules and player
+        # count), and a Setup alone. Everything else, errors included, goes to setup_from.
         alone = order is None and dice is None and start_total is None and obliger is None
-        alone = alone and obliged is NOT_GIVEN
-        if alone and type(setup) is Setup and players is None:
-            setup.check(rules)
-        elif alone and setup is None and (type(players) is int or players is None):
-            setup = fresh_setup(rules, 2 if players is None else players)
+        if alone and setup is None and type(players) is int and obliged is NOT_GIVEN:
+            setup, counts, total = fresh_start(rules, players)
         else:
-            setup = setup_from(rules, setup, players, order, dice, start_total, obliged, obliger)
+            if alone and type(setup) is Setup and players is None and obliged is NOT_GIVEN:
+                setup.check(rules)
+            else:
+                setup = setup_from(
+                    rules, setup, players, order, dice, start_total, obliged, obliger
+                )
+            counts, total = setup.start_dice(rules), setup.start_total_of(rules)
         if chance is not None and seed is not None:
             raise DudoError("give either seed or chance, not both")
         self.chance: ChanceSource = chance if chance is not None else RandomChance(seed)
         self.setup = setup
         self.players = n = setup.players
-        # (Setup.start_dice and start_total_of, inline: this runs for every game search plays.)
-        counts = setup.dice
-        if counts is None:
-            counts = (rules.dice_per_player,) * n
         self.counts: tuple[int, ...] = counts
         self.active = n - counts.count(0)
-        total = setup.start_total
-        self.start_total = total if total is not None else sum(counts)
+        self.start_total = total
         self.obliged: frozenset[int] = setup.obliged
         self.events: list[Event] = []
         # The events as a tuple, as views give them, shared by every view until an event

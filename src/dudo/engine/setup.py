@@ -55,7 +55,7 @@ class Setup:
     obliger: int | None = None
 
     def __post_init__(self) -> None:
-        # (type() tests first: this runs for every Game, almost always with tuples.)
+        # (type() tests first: search makes a setup per deal it tries, with tuples.)
         order, dice, obliged = self.order, self.dice, self.obliged
         if order is not None and type(order) is not tuple and isinstance(order, Iterable):
             object.__setattr__(self, "order", tuple(order))
@@ -190,9 +190,9 @@ def setup_from(
 
 
 @lru_cache(maxsize=256)
-def fresh_setup(rules: Rules, players: int) -> Setup:
-    """The checked setup of a fresh game of ``players`` (one shared value per rules and
-    player count: most games start so)."""
+def fresh_start(rules: Rules, players: int) -> tuple[Setup, tuple[int, ...], int]:
+    """A fresh game's checked setup, starting dice and start total, worked out once per
+    rules and player count (most games start so, by the thousand in search and simulation)."""
     setup = Setup(players)
     setup.check(rules)
-    return setup
+    return setup, setup.start_dice(rules), setup.start_total_of(rules)
