@@ -6,6 +6,7 @@ and observation vectors in :class:`BatchGame` and in :class:`Game`, step by step
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -13,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from dudo.engine import Bid, Game, Rules, preset
+from dudo.engine import Bid, Game, Rules, Setup, preset
 from dudo.engine.batch import BIDDING, CHOOSING, OVER, BatchGame, batch_tables
 from dudo.engine.errors import DudoError, IllegalActionError, RulesError
 from dudo.engine.rules import OPTIONS, PRESETS, PassHand
@@ -49,21 +50,22 @@ def play_both(
     n: int,
     seed: int,
     max_steps: int = 400,
-    dice: tuple[int, ...] | None = None,
-    start_total: int | None = None,
+    setup: Setup | None = None,
 ) -> int:
     """Random legal play of ``n`` games in a batch and in ``n`` engine games, compared at
     every step; returns how many games finished."""
-    batch = BatchGame(rules, players, n, seed=seed, dice=dice, start_total=start_total)
+    setup = Setup(players) if setup is None else setup
+    batch = BatchGame(rules, n=n, setup=setup, seed=seed)
     encoding, layout = batch.encoding, batch.layout
     chances = [DealtByBatch() for _ in range(n)]
     games = []
     for i in range(n):
-        load_deal(batch, i, chances[i])
-        order = [int(p) for p in batch.order[i]]
-        games.append(
-            Game(rules, players, chance=chances[i], order=order, dice=dice, start_total=start_total)
-        )
+        if batch.phase[i] != CHOOSING:  # an obliger's choice comes before the deal
+            load_deal(batch, i, chances[i])
+        order = tuple(int(p) for p in batch.order[i])
+        if setup.order is not None:
+            assert order == setup.order
+        games.append(Game(rules, chance=chances[i], setup=replace(setup, order=order)))
     for step in range(max_steps):
         mask = batch.legal_mask()
         for i, game in enumerate(games):
@@ -150,7 +152,26 @@ def test_games_from_any_dice_counts_play_as_the_engine(
     dice = tuple(data.draw(st.lists(st.integers(0, 5), min_size=players, max_size=players)))
     assume(sum(1 for d in dice if d) >= 2)
     start_total = data.draw(st.integers(sum(dice), players * 5))
-    play_both(rules, players, n=4, seed=seed, max_steps=250, dice=dice, start_total=start_total)
+    setup = Setup(players, dice=dice, start_total=start_total)
+    play_both(rules, players, n=4, seed=seed, max_steps=250, setup=setup)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(sorted(PRESETS)), st.data(), st.integers(0, 2**32 - 1))
+def test_games_from_any_setup_play_as_the_engine(name: str, data: st.DataObject, seed: int) -> None:
+    """A whole Setup given to both: a fixed seating, players obliged already, and round 1
+    an obliging round."""
+    rules = preset(name)
+    top = min(6, rules.max_players or 6)
+    players = data.draw(st.integers(2, top))
+    dice = tuple(data.draw(st.lists(st.integers(0, 5), min_size=players, max_size=players)))
+    assume(sum(1 for d in dice if d) >= 2)
+    order = data.draw(st.none() | st.permutations(range(players)).map(tuple))
+    obliged = data.draw(st.frozensets(st.integers(0, players - 1)))
+    holding = [p for p in range(players) if dice[p]]
+    obliger = data.draw(st.none() | st.sampled_from(holding)) if rules.oblige else None
+    setup = Setup(players, order, dice, None, obliged, obliger)
+    play_both(rules, players, n=4, seed=seed, max_steps=250, setup=setup)
 
 
 @st.composite
@@ -240,6 +261,21 @@ def test_refused_options_and_arguments_say_what_is_wrong() -> None:
         BatchGame(preset("dudo"), 3, 4).observe(3)
     with pytest.raises(DudoError, match=r"games: indices must be 0\.\.3"):
         BatchGame(preset("dudo"), 3, 4).reset(np.array([4]))
+
+
+def test_the_batch_takes_the_games_setup() -> None:
+    rules = preset("dudo")
+    setup = Setup(3, order=(2, 0, 1), dice=(3, 0, 5), obliged=frozenset({0}))
+    batch = BatchGame(rules, n=2, setup=setup, seed=1)
+    assert batch.setup is setup and batch.players == 3
+    assert batch.order.tolist() == [[2, 0, 1], [2, 0, 1]]
+    assert batch.counts.tolist() == [[3, 0, 5], [3, 0, 5]]
+    assert batch.obliged.tolist() == [[True, False, False]] * 2
+    assert BatchGame(rules, 3, 2, dice=(3, 0, 5)).setup == Setup(3, dice=(3, 0, 5))
+    with pytest.raises(DudoError, match="give the setup either whole"):
+        BatchGame(rules, 3, 2, setup=Setup(3))
+    with pytest.raises(DudoError, match=r"obliger: player 1 has no dice"):
+        BatchGame(rules, n=2, setup=Setup(3, dice=(3, 0, 5), obliger=1))
 
 
 def test_the_same_seed_plays_the_same_games() -> None:

@@ -38,6 +38,7 @@ from dudo.engine import (
     Revealed,
     RoundCancelled,
     Rules,
+    Setup,
     SpotOnClaimed,
     VisibilityChosen,
     preset,
@@ -58,7 +59,6 @@ from dudo.records import (
     record_of,
     replay,
     replay_steps,
-    setup_of,
     write_record,
 )
 from dudo.terminal.replay import replay_command
@@ -228,7 +228,26 @@ def test_a_fresh_game_has_an_empty_setup() -> None:
     for name in PRESETS:
         game = Game(PRESETS[name], 4, seed=1)
         assert record_of(game)["setup"] == {}
-        assert setup_of(game) == setup_of(replay(game_record(game)))
+        assert game.setup == replay(game_record(game)).setup
+
+
+def test_the_setup_is_the_games_own_value() -> None:
+    """A record holds the game's Setup whole, and a replay sets its game up with it."""
+    game = play(Game(preset("dudo"), 3, seed=2, dice=(2, 1, 4), obliged=(0,)), random.Random(2))
+    record = game_record(game)
+    assert record.setup is game.setup
+    assert loads_record(dumps_record(record.to_dict())).setup == game.setup
+    assert replay(record).setup == game.setup
+
+
+def test_a_record_made_in_code_checks_its_setup() -> None:
+    rules = preset("dudo")
+    seats = tuple(PlayerInfo(name) for name in ("Ana", "Beto", "Carla"))
+    assert Record(rules, seats).setup == Setup(3)
+    with pytest.raises(RecordError, match=r"setup\.players: 2, but the record names 3 players"):
+        replay(Record(rules, seats, Setup(2)))
+    with pytest.raises(RecordError, match=r"setup\.dice\[1\]: 7 dice; a hand holds 0\.\.5"):
+        replay(Record(rules, seats, Setup(3, dice=(5, 7, 5))))
 
 
 def test_game_with_hands() -> None:

@@ -19,14 +19,13 @@ FUNCTION_LINES = 80
 
 #: Modules over the limit, with the most lines each may have.
 MODULE_CEILINGS = {
-    "dudo/engine/game.py": 1288,
+    "dudo/engine/game.py": 1249,
 }
 
-#: Functions over the limit ("module:qualified name"), with the most lines each may have.
-FUNCTION_CEILINGS = {
-    "dudo/engine/batch.py:BatchGame._end_round": 86,
-    "dudo/engine/game.py:Game.from_view": 88,
-}
+#: Functions over the limit ("module:qualified name"), with the most lines each may have: none
+#: today. A measured fast path kept whole would be listed here, with a comment at the function
+#: saying what was measured.
+FUNCTION_CEILINGS: dict[str, int] = {}
 
 
 def modules() -> list[Path]:

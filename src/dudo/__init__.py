@@ -36,6 +36,7 @@ from dudo.engine import (
     RevealBid,
     Rules,
     RulesError,
+    Setup,
     SpotOn,
     preset,
 )
@@ -62,6 +63,7 @@ __all__ = [
     "RevealBid",
     "Rules",
     "RulesError",
+    "Setup",
     "SpotOn",
     "preset",
 ]

@@ -18,8 +18,8 @@ from dudo.bots import make_bot
 from dudo.bots.base import DECISION_TIMEOUT
 from dudo.bots.match import MAX_ROUNDS
 from dudo.engine.errors import DudoError, RulesError
-from dudo.engine.game import Game
 from dudo.engine.rules import Rules, rules_from_settings
+from dudo.engine.setup import Setup
 
 #: Environment variable naming the program's data directory (arena runs go in ``arena/``).
 HOME_ENV = "DUDO_HOME"
@@ -244,7 +244,7 @@ def plan(config: ArenaConfig) -> ArenaPlan:
             ) from None
         raise
     seats = lineup(specs, config.players if config.players is not None else len(specs))
-    Game(rules, len(seats), seed=0)  # the engine says whether these rules seat this many
+    Setup(len(seats)).check(rules)  # the engine says whether these rules seat this many
     baseline = _check_pairing(config, seats)
     distinct = tuple(dict.fromkeys((*seats, baseline) if baseline is not None else seats))
     for spec in distinct:

@@ -2,8 +2,8 @@
 
 Pure Python, no I/O and no global state; every random outcome comes from an injected
 chance source. Options and presets (:mod:`.rules`), bid order (:mod:`.bids`), counting
-(:mod:`.counting`), actions, events, the game state (:mod:`.game`) and per-player views
-(:mod:`.view`).
+(:mod:`.counting`), actions, events, how a game starts (:mod:`.setup`), the game state
+(:mod:`.game`) and per-player views (:mod:`.view`).
 
 For learning and Monte Carlo work, with numpy (imported only by these modules): integer
 action ids (:mod:`.encoding`), a fixed-length observation vector of a view
@@ -75,6 +75,7 @@ from dudo.engine.rules import (
     Rules,
     preset,
 )
+from dudo.engine.setup import Setup
 from dudo.engine.view import PlayerView, PublicPart, ViewerPart
 
 __all__ = [
@@ -130,6 +131,7 @@ __all__ = [
     "ScriptedChance",
     "SeatingDecided",
     "SeatingRolled",
+    "Setup",
     "SpotOn",
     "SpotOnClaimed",
     "ViewerPart",

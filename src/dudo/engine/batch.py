@@ -18,10 +18,12 @@ by step on random rule sets. Two options are refused: ``cruzado`` (out-of-turn c
 several players act at once) and ``reveal_reroll`` (its actions depend on each hand);
 no preset uses either.
 
-Every game starts with ``dice_per_player`` dice each, or with the counts ``dice`` gives
-(a player with none is out from the start, as in ``Game(dice=...)``; ``start_total`` is the
-dice the game began with, for spot-on thresholds); a game that is over stays over (its
-actions are ignored) until :meth:`BatchGame.reset` starts it again.
+Every game starts as the :class:`~dudo.engine.setup.Setup` given says, the same value
+:class:`~dudo.engine.game.Game` takes: ``dice_per_player`` dice each or the setup's
+``dice`` (a player with none is out from the start), its ``start_total`` for spot-on
+thresholds, its fixed ``order`` (else a seating drawn per game), its ``obliged`` players
+and its ``obliger``. A game that is over stays over (its actions are ignored) until
+:meth:`BatchGame.reset` starts it again.
 """
 
 from __future__ import annotations
@@ -39,7 +41,6 @@ from dudo.engine.bids import RaiseContext, opening_problem, raise_problem
 from dudo.engine.counting import counting_of
 from dudo.engine.encoding import ActionEncoding
 from dudo.engine.errors import DudoError, IllegalActionError
-from dudo.engine.game import _check_setup as check_setup
 from dudo.engine.observation import KINDS, ObservationLayout, action_kind
 from dudo.engine.rules import (
     Direction,
@@ -54,6 +55,7 @@ from dudo.engine.rules import (
     SpotOnReward,
     SpotOnThreshold,
 )
+from dudo.engine.setup import Setup, setup_from
 
 # Phases and visibilities in the order of the observation's one-hot sections.
 CHOOSING, BIDDING, OVER = 0, 1, 2
@@ -136,7 +138,9 @@ def batch_tables(rules: Rules, players: int) -> BatchTables:
 
 
 class BatchGame:
-    """``n`` games of ``rules`` with ``players`` players each, as arrays (row i is game i).
+    """``n`` games of ``rules``, each started as ``setup`` says, as arrays (row i is game i).
+    ``BatchGame(rules, players, n, dice=..., start_total=...)`` is the same with the setup's
+    fields as keywords.
 
     The state arrays are public and read-only by convention: ``counts`` (n, players) dice
     held; ``hands`` (n, players, faces) how many of each face each player holds under the
@@ -151,9 +155,10 @@ class BatchGame:
     def __init__(
         self,
         rules: Rules,
-        players: int,
-        n: int,
+        players: int | None = None,
+        n: int = 1,
         *,
+        setup: Setup | None = None,
         seed: int | None = None,
         rng: np.random.Generator | None = None,
         dice: Sequence[int] | None = None,
@@ -164,14 +169,15 @@ class BatchGame:
             raise DudoError("the batched simulator does not play cruzado (out-of-turn calls)")
         if rules.reveal_reroll:
             raise DudoError("the batched simulator does not play reveal_reroll")
-        # The same checks, and messages, as Game(rules, players, dice=..., start_total=...).
-        check_setup(rules, players, None, dice, (), None, start_total)
+        # The same checks, and messages, as Game's.
+        setup = setup_from(rules, setup, players, dice=dice, start_total=start_total)
         if not isinstance(n, int) or n < 1:
             raise DudoError(f"n: {n!r} is not a number of games (1 or more)")
         if rng is not None and seed is not None:
             raise DudoError("give either seed or rng, not both")
         self.rules = rules
-        self.players = players
+        self.setup = setup
+        self.players = players = setup.players
         self.n = n
         self.rng = rng if rng is not None else np.random.default_rng(seed)
         self.tables = batch_tables(rules, players)
@@ -182,8 +188,10 @@ class BatchGame:
             self.layout = ObservationLayout(rules, players, history_slots=history_slots)
         self.num_actions = self.encoding.size
         self.num_bids = self.encoding.num_bids
-        self.start_dice = tuple(dice) if dice is not None else (rules.dice_per_player,) * players
-        self.start_total = start_total if start_total is not None else sum(self.start_dice)
+        self.start_dice = setup.start_dice(rules)
+        self.start_total = setup.start_total_of(rules)
+        self._start_obliged = np.zeros(players, dtype=np.bool_)
+        self._start_obliged[list(setup.obliged)] = True
         p, f, h = players, rules.faces, self.layout.history_slots
         self.counts = np.zeros((n, p), dtype=np.int64)
         self.hands = np.zeros((n, p, f), dtype=np.int64)
@@ -224,7 +232,9 @@ class BatchGame:
         self._mask = None
         rules, p = self.rules, self.players
         k = idx.size
-        if rules.seating is Seating.FIXED:
+        if self.setup.order is not None:
+            order = np.broadcast_to(np.array(self.setup.order, dtype=np.int64), (k, p))
+        elif rules.seating is Seating.FIXED:
             order = np.broadcast_to(np.arange(p), (k, p))
         else:
             # Rolling for seats (ties re-rolled) and a random seating both give every order
@@ -237,9 +247,14 @@ class BatchGame:
         self.succ[idx] = succ
         self.counts[idx] = self.start_dice
         self.last_reveal[idx] = 0
-        self.obliged[idx] = False
+        self.obliged[idx] = self._start_obliged
         self.round_number[idx] = 0
         self.winner[idx] = -1
+        obliger = self.setup.obliger
+        if obliger is not None:  # round 1 is the obliger's obliging round
+            self.obliged[idx, obliger] = True
+            self._start_round(idx, np.full(k, obliger), np.ones(k, dtype=np.bool_))
+            return
         first = order[:, 0]
         out = self.counts[idx, first] == 0
         if out.any():  # the first seat has no dice: the next seat with dice opens
@@ -545,6 +560,14 @@ class BatchGame:
             gaining &= held < rules.dice_per_player
             self.counts[g[gaining], gainer[gaining]] += 1
 
+        self._after_round(g, loser, opener, oblige, rewards)
+
+    def _after_round(
+        self, g: IntArray, loser: IntArray, opener: IntArray, oblige: BoolArray, rewards: FloatArray
+    ) -> None:
+        """After the rounds of games ``g`` were decided: a game down to one player with dice
+        is over (its rewards set), the others start their next round, an obliging one where
+        ``oblige`` (the loser's, if enough players are left)."""
         active = self._active(g)
         over = active == 1
         if over.any():
@@ -561,7 +584,7 @@ class BatchGame:
         on = ~over
         if not on.any():
             return
-        oblige &= on & (active >= rules.oblige_min_players)
+        oblige &= on & (active >= self.rules.oblige_min_players)
         if oblige.any():
             self.obliged[g[oblige], loser[oblige]] = True
             opener[oblige] = loser[oblige]

@@ -69,6 +69,7 @@ from dudo.engine.rules import (
     SpotOnReward,
     SpotOnThreshold,
 )
+from dudo.engine.setup import NOT_GIVEN, Setup, fresh_start, setup_from
 from dudo.engine.view import PlayerView, PublicPart, ViewerPart
 from dudo.engine.view import successors as _successors
 
@@ -99,7 +100,6 @@ _LOSE_ONE = Loss.ONE
 _WINNER_OPENS = NextOpener.WINNER
 _OPEN_ACES_FREE = OpenOnAces.FREE_TRANSFORM
 _NOBODY: frozenset[int] = frozenset()
-_NONE_OBLIGED: tuple[int, ...] = ()  # the default of Game(obliged=...)
 
 # Fields restored by pop(), in the order Game._save reads them. All are immutable values,
 # so a snapshot is a tuple of references.
@@ -132,12 +132,13 @@ _BID_FIELDS = ("bid", "bidder", "passer", "round_bids", "to_move")
 class Game:
     """A game of Dudo from seating to the last die.
 
-    ``players`` are numbered 0..players-1. The seating comes from the rules' ``seating``
-    (recorded as chance), or from ``order`` when the caller fixes it. Either way ``order``
-    lists the seats clockwise from ``order[0]``, who opens the first round; play goes round
-    them in the rules' ``direction``. ``dice`` gives each player's starting dice (default:
-    ``dice_per_player`` each); ``start_total`` the dice the game began with, for positions
-    set up mid-game.
+    ``Game(rules, setup=Setup(...), seed=...)`` starts a game as its :class:`Setup` says
+    (kept as ``game.setup``): the players, numbered 0..players-1, their seating, starting
+    dice and obliged marks. ``Game(rules, players, order=..., dice=..., ...)`` is the same
+    with the setup's fields as keywords. The seating comes from the rules' ``seating``
+    (recorded as chance), or from the setup's ``order`` when the caller fixes it. Either
+    way ``order`` lists the seats clockwise from ``order[0]``, who opens the first round;
+    play goes round them in the rules' ``direction``.
     """
 
     __slots__ = (
@@ -167,6 +168,7 @@ class Game:
         "round_number",
         "rules",
         "set_aside",
+        "setup",
         "start_total",
         "to_move",
         "visibility",
@@ -176,32 +178,44 @@ class Game:
     def __init__(
         self,
         rules: Rules | None = None,
-        players: int = 2,
+        players: int | None = None,
         *,
         seed: int | str | None = None,
         chance: ChanceSource | None = None,
+        setup: Setup | None = None,
         order: Sequence[int] | None = None,
         dice: Sequence[int] | None = None,
         start_total: int | None = None,
-        obliged: Iterable[int] = _NONE_OBLIGED,
+        obliged: Iterable[int] = NOT_GIVEN,
         obliger: int | None = None,
     ) -> None:
         self.rules = rules = rules if rules is not None else PRESETS["dudo"]
-        _check_setup(rules, players, order, dice, obliged, obliger, start_total)
+        # (The type() test first spares an isinstance call in the common case.)
+        if type(rules) is not Rules and not isinstance(rules, Rules):
+            raise RulesError(f"{rules!r} is not a Rules value")
+        # Two quick paths, as games are set up in the thousands by search and simulation: a
+        # fresh game (its setup, dice and start total worked out once per rules and player
+        # count), and a Setup alone. Everything else, errors included, goes to setup_from.
+        alone = order is None and dice is None and start_total is None and obliger is None
+        if alone and setup is None and type(players) is int and obliged is NOT_GIVEN:
+            setup, counts, total = fresh_start(rules, players)
+        else:
+            if alone and type(setup) is Setup and players is None and obliged is NOT_GIVEN:
+                setup.check(rules)
+            else:
+                setup = setup_from(
+                    rules, setup, players, order, dice, start_total, obliged, obliger
+                )
+            counts, total = setup.start_dice(rules), setup.start_total_of(rules)
         if chance is not None and seed is not None:
             raise DudoError("give either seed or chance, not both")
         self.chance: ChanceSource = chance if chance is not None else RandomChance(seed)
-        self.players = players
-        if dice is None:  # a full hand each (the rules hold at least one die per player)
-            self.counts: tuple[int, ...] = (rules.dice_per_player,) * players
-            self.active = players
-            in_play = rules.dice_per_player * players
-        else:
-            self.counts = tuple(dice)
-            self.active = players - self.counts.count(0)
-            in_play = sum(self.counts)
-        self.start_total = start_total if start_total is not None else in_play
-        self.obliged: frozenset[int] = _NOBODY if obliged is _NONE_OBLIGED else frozenset(obliged)
+        self.setup = setup
+        self.players = n = setup.players
+        self.counts: tuple[int, ...] = counts
+        self.active = n - counts.count(0)
+        self.start_total = total
+        self.obliged: frozenset[int] = setup.obliged
         self.events: list[Event] = []
         # The events as a tuple, as views give them, shared by every view until an event
         # is added or taken back (see view()).
@@ -212,13 +226,14 @@ class Game:
         self.round_number = 0
         self.winner: int | None = None
 
-        self.order = seated = self._seat(order)
+        self.order = seated = self._seat(setup.order)
         self.events.append(_new_tuple(SeatingDecided, (seated, rules.direction)))
 
         first = seated[0]
         if not self.counts[first]:  # the next seat with dice opens
             succ = _successors(tuple(seated), rules.direction is _CLOCKWISE)
             first = _next_with_dice(succ, self.counts, first)
+        obliger = setup.obliger
         if obliger is not None:
             self.obliged = self.obliged | {obliger}
             first = obliger
@@ -247,16 +262,9 @@ class Game:
         order = tuple(range(opener, n)) + tuple(range(opener))
         later = then if then is not None else RandomChance(seed)
         script = ScriptedChance([tuple(h) for h in hands if h], then=later)
-        return cls(
-            rules,
-            n,
-            chance=script,
-            order=order,
-            dice=[len(h) for h in hands],
-            start_total=start_total,
-            obliged=obliged,
-            obliger=obliger,
-        )
+        dice = tuple(len(h) for h in hands)
+        setup = Setup(n, order, dice, start_total, frozenset(obliged), obliger)
+        return cls(rules, chance=script, setup=setup)
 
     @classmethod
     def from_view(
@@ -295,49 +303,19 @@ class Game:
             shown = () if seen is None else tuple(sorted(seen[: len(seen) - len(aside)]))
             if shown and shown != hand:  # the view shows these hidden dice otherwise
                 raise DudoError(f"hidden: player {p}'s dice are seen as {list(shown)}")
-        # The deal: each player's first reveal came out of their opening hand; each re-roll
-        # holds the next reveal, the last one the dice hidden now (the rest is filler).
-        reveals: dict[int, list[tuple[int, ...]]] = {}
-        for p, action in view.round_actions:
-            if isinstance(action, RevealBid):
-                reveals.setdefault(p, []).append(action.reveal)
-        filler = view.rules.faces
-        deal: list[tuple[int, ...]] = []
-        rerolls: dict[int, list[tuple[int, ...]]] = {}
-        for p, hand in enumerate(hands):
-            if not counts[p]:
-                continue
-            revealed = reveals.get(p, [])
-            if not revealed:
-                deal.append(hand)
-                continue
-            sizes = [counts[p]]
-            for reveal in revealed:
-                sizes.append(sizes[-1] - len(reveal))
-            rolls = [r + (filler,) * (n - len(r)) for r, n in zip(revealed, sizes, strict=False)]
-            rolls.append(hand)
-            deal.append(rolls[0])
-            rerolls[p] = rolls[1:]
-        script: list[tuple[int, ...]] = list(deal)
-        used = dict.fromkeys(rerolls, 0)
-        for p, action in view.round_actions:
-            if isinstance(action, RevealBid):
-                script.append(rerolls[p][used[p]])
-                used[p] += 1
         later = then if then is not None else RandomChance(seed)
         # The opener sits first (seating is a cycle, so who follows whom is unchanged).
         at = view.order.index(view.opener)
-        order = view.order[at:] + view.order[:at]
-        game = cls(
-            view.rules,
+        setup = Setup(
             view.players,
-            chance=ScriptedChance(script, then=later),
-            order=order,
-            dice=counts,
-            start_total=view.start_total,
-            obliged=view.obliged,
-            obliger=view.obliger if view.obliging else None,
+            view.order[at:] + view.order[:at],
+            counts,
+            view.start_total,
+            view.obliged,
+            view.obliger if view.obliging else None,
         )
+        script = ScriptedChance(_round_script(view, hands), then=later)
+        game = cls(view.rules, chance=script, setup=setup)
         for _, action in view.round_actions:
             game.push(action)
         game.order = view.order
@@ -1192,6 +1170,40 @@ class RoundSetup(NamedTuple):
     table: BidTable  # the bids of this round's dice in play
 
 
+def _round_script(view: PlayerView, hands: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """The dice a round's replay draws (see Game.from_view): each player's first reveal
+    came out of their opening hand; each re-roll holds the next reveal, the last one the
+    dice hidden now (the rest is filler)."""
+    counts = view.dice_counts
+    reveals: dict[int, list[tuple[int, ...]]] = {}
+    for p, action in view.round_actions:
+        if isinstance(action, RevealBid):
+            reveals.setdefault(p, []).append(action.reveal)
+    filler = view.rules.faces
+    script: list[tuple[int, ...]] = []
+    rerolls: dict[int, list[tuple[int, ...]]] = {}
+    for p, hand in enumerate(hands):
+        if not counts[p]:
+            continue
+        revealed = reveals.get(p, [])
+        if not revealed:
+            script.append(hand)
+            continue
+        sizes = [counts[p]]
+        for reveal in revealed:
+            sizes.append(sizes[-1] - len(reveal))
+        rolls = [r + (filler,) * (n - len(r)) for r, n in zip(revealed, sizes, strict=False)]
+        rolls.append(hand)
+        script.append(rolls[0])
+        rerolls[p] = rolls[1:]
+    used = dict.fromkeys(rerolls, 0)
+    for p, action in view.round_actions:
+        if isinstance(action, RevealBid):
+            script.append(rerolls[p][used[p]])
+            used[p] += 1
+    return script
+
+
 def _next_with_dice(succ: tuple[int, ...], counts: tuple[int, ...], player: int) -> int:
     """The first seat after ``player`` (in ``succ`` order) that holds dice."""
     nxt = succ[player]
@@ -1235,54 +1247,3 @@ def _replaced(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...
     changed = [*values]  # (quicker than list(values))
     changed[index] = value
     return tuple(changed)
-
-
-def _check_setup(
-    rules: Rules,
-    players: int,
-    order: Sequence[int] | None,
-    dice: Sequence[int] | None,
-    obliged: Iterable[int],
-    obliger: int | None,
-    start_total: int | None,
-) -> None:
-    # (The type() tests first spare two isinstance calls in the common case.)
-    if type(rules) is not Rules and not isinstance(rules, Rules):
-        raise RulesError(f"{rules!r} is not a Rules value")
-    if type(players) is not int and (isinstance(players, bool) or not isinstance(players, int)):
-        raise DudoError(f"players: {players!r} is not a whole number")
-    if players < rules.min_players:
-        raise DudoError(f"players: {players} is below min_players={rules.min_players}")
-    if rules.max_players is not None and players > rules.max_players:
-        raise DudoError(f"players: {players} is above max_players={rules.max_players}")
-    if order is not None and sorted(order) != list(range(players)):
-        raise DudoError(f"order: {list(order)} is not an order of players 0..{players - 1}")
-    if dice is not None:
-        if len(dice) != players:
-            raise DudoError(f"dice: {len(dice)} counts given for {players} players")
-        for p, count in enumerate(dice):
-            if not isinstance(count, int) or not 0 <= count <= rules.dice_per_player:
-                raise DudoError(
-                    f"dice: player {p} has {count!r} dice; a hand holds 0..{rules.dice_per_player}"
-                )
-        if sum(1 for c in dice if c) < 2:
-            raise DudoError("dice: at least two players need dice to play")
-    for p in obliged:
-        if not isinstance(p, int) or not 0 <= p < players:
-            raise DudoError(f"obliged: there is no player {p!r}")
-    if obliger is not None:
-        if not isinstance(obliger, int) or not 0 <= obliger < players:
-            raise DudoError(f"obliger: there is no player {obliger!r}")
-        if not rules.oblige:
-            raise DudoError("obliger: these rules have no obliging rounds")
-        if dice is not None and not dice[obliger]:
-            raise DudoError(f"obliger: player {obliger} has no dice")
-    if start_total is not None:
-        in_play = sum(dice) if dice is not None else players * rules.dice_per_player
-        if isinstance(start_total, bool) or not isinstance(start_total, int):
-            raise DudoError(f"start_total: {start_total!r} is not a whole number")
-        if start_total < in_play:
-            raise DudoError(
-                f"start_total: {start_total} is below the {in_play} dice in play; "
-                "it counts the dice the game began with"
-            )

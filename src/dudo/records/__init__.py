@@ -27,6 +27,7 @@ Every problem with a record, whatever the input, raises
 """
 
 from dudo.engine.errors import RecordError
+from dudo.engine.setup import Setup  # a record's setup is the engine's value
 from dudo.records._checks import JsonChecks, canonical_action, show_value
 from dudo.records._model import (
     FORMAT,
@@ -37,11 +38,10 @@ from dudo.records._model import (
     Record,
     RecordedAction,
     Result,
-    Setup,
 )
 from dudo.records._read import loads_record, parse_record, parse_rules, read_record, strict_json
 from dudo.records._replay import Replay, ReplayMismatch, ReplayStep, replay, replay_steps
-from dudo.records._write import dumps_record, game_record, record_of, setup_of, write_record
+from dudo.records._write import dumps_record, game_record, record_of, write_record
 
 __all__ = [
     "FORMAT",
@@ -68,7 +68,6 @@ __all__ = [
     "record_of",
     "replay",
     "replay_steps",
-    "setup_of",
     "show_value",
     "strict_json",
     "write_record",

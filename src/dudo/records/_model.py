@@ -9,6 +9,7 @@ from typing import Any, Final, Literal
 from dudo.engine.actions import Action
 from dudo.engine.chance import ChanceOutcome
 from dudo.engine.rules import Rules
+from dudo.engine.setup import Setup
 
 FORMAT: Final = "dudo-record"
 VERSION: Final = 1
@@ -70,35 +71,21 @@ def default_players(count: int) -> tuple[PlayerInfo, ...]:
     return tuple(PlayerInfo(f"Player {p + 1}") for p in range(count))
 
 
-@dataclass(frozen=True, slots=True)
-class Setup:
-    """The arguments of the :class:`~dudo.engine.Game` call beyond rules and player count.
-
-    Each field is None (or empty) when the game used the default: seating from the rules
-    (``order``), ``dice_per_player`` dice each (``dice``), a start total equal to the dice
-    dealt (``start_total``), nobody obliged yet (``obliged``), and no obliging first round
-    (``obliger``).
-    """
-
-    order: tuple[int, ...] | None = None
-    dice: tuple[int, ...] | None = None
-    start_total: int | None = None
-    obliged: tuple[int, ...] = ()
-    obliger: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if self.order is not None:
-            out["order"] = list(self.order)
-        if self.dice is not None:
-            out["dice"] = list(self.dice)
-        if self.start_total is not None:
-            out["start_total"] = self.start_total
-        if self.obliged:
-            out["obliged"] = list(self.obliged)
-        if self.obliger is not None:
-            out["obliger"] = self.obliger
-        return out
+def setup_to_dict(setup: Setup) -> dict[str, Any]:
+    """The record's ``setup`` object: each field the game was set up with, the player count
+    aside (the ``players`` list gives it). A fresh game's setup is ``{}``."""
+    out: dict[str, Any] = {}
+    if setup.order is not None:
+        out["order"] = list(setup.order)
+    if setup.dice is not None:
+        out["dice"] = list(setup.dice)
+    if setup.start_total is not None:
+        out["start_total"] = setup.start_total
+    if setup.obliged:
+        out["obliged"] = sorted(setup.obliged)
+    if setup.obliger is not None:
+        out["obliger"] = setup.obliger
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,24 +117,33 @@ def chance_to_dict(outcome: ChanceOutcome) -> dict[str, list[int]]:
     return {outcome.kind: list(outcome.values)}
 
 
+_FRESH = Setup()  # Record's default setup, until it knows the number of players
+
+
 @dataclass(frozen=True, slots=True)
 class Record:
     """A game record read and checked for form (a replay checks every action).
 
-    ``meta`` is free-form JSON data (dates, a title, the program version...), never used
-    to replay. ``preset`` names the preset the table started from, for display only: the
-    rules are always the full option set in ``rules``.
+    ``setup`` is the engine's :class:`~dudo.engine.setup.Setup` of the game, whole; its
+    ``players`` is the length of ``players``. ``meta`` is free-form JSON data (dates, a
+    title, the program version...), never used to replay. ``preset`` names the preset the
+    table started from, for display only: the rules are always the full option set in
+    ``rules``.
     """
 
     rules: Rules
     players: tuple[PlayerInfo, ...]
-    setup: Setup = Setup()
+    setup: Setup = _FRESH  # a fresh game of len(players) players
     chance: tuple[ChanceOutcome, ...] = ()
     actions: tuple[RecordedAction, ...] = ()
     result: Result | None = None
     meta: Mapping[str, Any] = field(default_factory=dict, hash=False)
     preset: str | None = None
     version: int = VERSION
+
+    def __post_init__(self) -> None:
+        if self.setup is _FRESH:
+            object.__setattr__(self, "setup", Setup(len(self.players)))
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -160,7 +156,7 @@ class Record:
             out["preset"] = self.preset
         out["rules"] = self.rules.to_dict()
         out["players"] = [p.to_dict() for p in self.players]
-        out["setup"] = self.setup.to_dict()
+        out["setup"] = setup_to_dict(self.setup)
         out["chance"] = [chance_to_dict(c) for c in self.chance]
         out["actions"] = [a.to_dict() for a in self.actions]
         out["result"] = None if self.result is None else self.result.to_dict()

@@ -13,6 +13,7 @@ from dudo.engine.actions import Action, Call
 from dudo.engine.chance import ChanceOutcome
 from dudo.engine.errors import RecordError, RulesError
 from dudo.engine.rules import OPTION_NAMES, OPTIONS, PassHand, Rules, from_mapping
+from dudo.engine.setup import Setup
 from dudo.records._checks import JsonChecks, show_value
 from dudo.records._model import (
     FORMAT,
@@ -24,7 +25,6 @@ from dudo.records._model import (
     Record,
     RecordedAction,
     Result,
-    Setup,
 )
 
 _FIELDS: tuple[str, ...] = ("format", "version", "preset", "rules", "players", "setup")
@@ -138,39 +138,35 @@ def _is_order(values: tuple[int, ...], players: int) -> bool:
 
 
 def _setup(value: Any, rules: Rules, n: int) -> Setup:
+    """The record's ``setup`` object (JSON shapes checked here), checked by the engine's
+    :meth:`Setup.problem <dudo.engine.setup.Setup.problem>` like any game's setup."""
     obj = _object(value, "setup")
     _keys(obj, "setup", ("order", "dice", "start_total", "obliged", "obliger"), ())
-    order = dice = None
-    start_total = obliger = None
+    order = dice = start_total = obliger = None
     obliged: tuple[int, ...] = ()
     if "order" in obj:
         order = _int_list(obj["order"], "setup.order", "a player number")
-        if not _is_order(order, n):
-            _fail("setup.order", f"{list(order)} is not an order of players 0..{n - 1}")
     if "dice" in obj:
         dice = _int_list(obj["dice"], "setup.dice", "a number of dice")
-        if len(dice) != n:
-            _fail("setup.dice", f"{len(dice)} counts for {n} players")
-        for p, count in enumerate(dice):
-            if not 0 <= count <= rules.dice_per_player:
-                _fail(f"setup.dice[{p}]", f"{count} dice; a hand holds 0..{rules.dice_per_player}")
-        if sum(1 for c in dice if c) < 2:
-            _fail("setup.dice", "at least two players need dice to play")
     if "start_total" in obj:
         start_total = _int(obj["start_total"], "setup.start_total")
     if "obliged" in obj:
-        items = _list(obj["obliged"], "setup.obliged")
-        obliged = tuple(_player(v, f"setup.obliged[{i}]", n) for i, v in enumerate(items))
-        if len(set(obliged)) != len(obliged):
+        obliged = _int_list(obj["obliged"], "setup.obliged", "a player number")
+        if len(set(obliged)) != len(obliged):  # a set, written as a list
             _fail("setup.obliged", f"{list(obliged)} names a player twice")
     if "obliger" in obj:
-        obliger = _player(obj["obliger"], "setup.obliger", n)
-        if not rules.oblige:
-            _fail("setup.obliger", "these rules have no obliging rounds (oblige is false)")
-        counts = dice if dice is not None else (rules.dice_per_player,) * n
-        if not counts[obliger]:
-            _fail("setup.obliger", f"player {obliger} has no dice")
-    return Setup(order, dice, start_total, obliged, obliger)
+        obliger = _int(obj["obliger"], "setup.obliger", "a player number")
+    setup = Setup(n, order, dice, start_total, frozenset(obliged), obliger)
+    problem = setup.problem(rules)
+    if problem is not None:
+        _fail(setup_path(problem[0]), problem[1])
+    return setup
+
+
+def setup_path(field: str) -> str:
+    """Where a field of :meth:`Setup.problem` is in a record (the player count is the
+    length of ``players``)."""
+    return field if field == "players" else f"setup.{field}"
 
 
 def _chance(value: Any, rules: Rules, n: int) -> tuple[ChanceOutcome, ...]:

@@ -19,8 +19,9 @@ from dudo.engine.chance import ChanceKind, ChanceOutcome, ScriptedChance
 from dudo.engine.errors import ChanceError, DudoError, RecordError
 from dudo.engine.events import Event
 from dudo.engine.game import Game
+from dudo.engine.rules import Rules
 from dudo.records._model import Record
-from dudo.records._read import parse_record
+from dudo.records._read import parse_record, setup_path
 
 
 class ReplayMismatch(RecordError):
@@ -117,18 +118,6 @@ def _doing(action: Action) -> str:
     return f"play {action!r}"  # pragma: no cover - every action kind is named above
 
 
-_SETUP_FIELDS = ("order", "dice", "start_total", "obliged", "obliger")
-
-
-def _setup_message(message: str) -> str:
-    name = message.split(":", 1)[0]
-    if name in _SETUP_FIELDS:
-        return f"setup.{message}"
-    if name == "players":
-        return message
-    return f"setup: {message}"
-
-
 def _as_record(record: Record | Mapping[str, Any]) -> Record:
     return record if isinstance(record, Record) else parse_record(record)
 
@@ -146,21 +135,18 @@ class Replay:
         self.record = record = _as_record(record)
         self._chance = _RecordChance(record.chance)
         setup = record.setup
-        try:
-            self.game = Game(
-                record.rules,
-                len(record.players),
-                chance=self._chance,
-                order=setup.order,
-                dice=setup.dice,
-                start_total=setup.start_total,
-                obliged=setup.obliged,
-                obliger=setup.obliger,
+        # (A record read from JSON is checked already; a Record made in code may not be.)
+        if not isinstance(record.rules, Rules):
+            raise RecordError(f"rules: {record.rules!r} is not a Rules value")
+        if setup.players != len(record.players):
+            raise RecordError(
+                f"setup.players: {setup.players!r}, but the record names "
+                f"{len(record.players)} players"
             )
-        except RecordError:
-            raise
-        except DudoError as exc:
-            raise RecordError(_setup_message(str(exc))) from None
+        problem = setup.problem(record.rules)
+        if problem is not None:
+            raise RecordError(f"{setup_path(problem[0])}: {problem[1]}")
+        self.game = Game(record.rules, chance=self._chance, setup=setup)
         self._next = 0
         self._checked = False
 

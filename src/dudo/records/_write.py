@@ -12,51 +12,15 @@ from typing import Any
 
 from dudo.engine.actions import CALL, Call
 from dudo.engine.errors import RecordError
-from dudo.engine.events import ObligingRound, RoundStarted, SeatingRolled
 from dudo.engine.game import Game
-from dudo.engine.rules import Seating
 from dudo.records._model import (
     PLAYER_KINDS,
     PlayerInfo,
     Record,
     RecordedAction,
     Result,
-    Setup,
     default_players,
 )
-
-
-def setup_of(game: Game) -> Setup:
-    """The constructor arguments of ``game`` beyond rules and player count, recovered from
-    what the game exposes (its first round, its seating events and chance, its obliged set).
-
-    Setting up a Game with these arguments and the same chance outcomes rebuilds it exactly.
-    """
-    rules, n = game.rules, game.players
-    first = next((e for e in game.events if isinstance(e, RoundStarted)), None)
-    if first is None:  # pragma: no cover - every Game starts its first round on creation
-        raise RecordError("the game has not started its first round")
-    dice = first.dice_counts
-    # Was the seating drawn (rolls or a random order), or fixed by the caller?
-    # (Under fixed seating, the order 0, 1, 2, ... is what the rules give anyway.)
-    if rules.seating is Seating.ROLL:
-        from_rules = any(isinstance(e, SeatingRolled) for e in game.events)
-    elif rules.seating is Seating.RANDOM:
-        from_rules = bool(game.chance_log) and game.chance_log[0].kind == "order"
-    else:
-        from_rules = game.order == tuple(range(n))
-    obliger = first.opener if first.obliging else None
-    # Players obliged before the game began: the obliged set, less everyone who obliged
-    # during it (each player obliges at most once, so these are disjoint).
-    obliged_here = {e.player for e in game.events if isinstance(e, ObligingRound)}
-    obliged = tuple(sorted(game.obliged - obliged_here))
-    return Setup(
-        order=None if from_rules else game.order,
-        dice=None if dice == (rules.dice_per_player,) * n else dice,
-        start_total=None if game.start_total == sum(dice) else game.start_total,
-        obliged=obliged,
-        obliger=obliger,
-    )
 
 
 def _check_players(players: Sequence[PlayerInfo], count: int) -> tuple[PlayerInfo, ...]:
@@ -106,7 +70,7 @@ def game_record(
     return Record(
         rules=game.rules,
         players=infos,
-        setup=setup_of(game),
+        setup=game.setup,
         chance=tuple(game.chance_log),
         actions=tuple(
             RecordedAction(p, CALL if isinstance(a, Call) else a) for p, a in game.history

@@ -20,7 +20,7 @@ import importlib
 from collections.abc import Iterable
 from types import ModuleType
 
-from dudo.engine import Game, Rules
+from dudo.engine import Rules, Setup
 from dudo.engine.encoding import NO_CALL, ActionEncoding
 from dudo.engine.observation import ObservationLayout
 from dudo.engine.rules import parse_assignment, rules_from_settings
@@ -87,5 +87,5 @@ def environment_rules(
             f"{', '.join(map(repr, RENDER_MODES))} or None"
         )
     resolved = resolve_rules(rules, settings)
-    Game(resolved, players, seed=0)  # the engine's own check of the player count
+    Setup(players).check(resolved)  # the engine's own check of the player count
     return resolved

@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from dudo.bots.match import MAX_ROUNDS
-from dudo.engine import ChanceOutcome, Game, PlayerView, Rules, ScriptedChance
+from dudo.engine import ChanceOutcome, Game, PlayerView, Rules, ScriptedChance, Setup
 from dudo.engine.encoding import ActionEncoding
 from dudo.engine.errors import DudoError
 from dudo.engine.observation import ObservationLayout
@@ -190,7 +190,7 @@ class DudoGame(pyspiel.Game):  # type: ignore[misc]
             raise DudoError(f"players: {players} is outside 2..{MAX_PLAYERS}")
         if max_rounds < 1:
             raise DudoError(f"max_rounds: {max_rounds} is below 1")
-        Game(rules, players, seed=0)  # a clear error now for a player count the rules refuse
+        Setup(players).check(rules)  # a clear error now for a player count the rules refuse
         self.rules = rules
         self.max_rounds = max_rounds
         self.encoding = ActionEncoding(rules, players)

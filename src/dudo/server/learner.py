@@ -104,7 +104,7 @@ def suggestion(view: PlayerView, seed: str, level: str = ADVISER) -> Action | No
 def decisions_of(game: Game, seed: int | FairSeed, player: int) -> list[Decision]:
     """Every action ``player`` took in ``game`` (dealt from ``seed``), each with the view they
     had when taking it: the game is played again from its seed."""
-    again = Game(game.rules, game.players, chance=chance_for(seed))
+    again = Game(game.rules, setup=game.setup, chance=chance_for(seed))
     decisions = []
     for who, action in game.history:
         if who == player:

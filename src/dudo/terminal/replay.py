@@ -148,7 +148,7 @@ class _Printer(Narrator):
         if setup.start_total is not None:
             self.line(self.t("start_total", total=setup.start_total), indent=0)
         if setup.obliged:
-            who = ", ".join(self.name(p) for p in setup.obliged)
+            who = ", ".join(self.name(p) for p in sorted(setup.obliged))
             self.line(self.t("already_obliged", names=who), indent=0)
 
     def events(self, events: Sequence[Event]) -> None:

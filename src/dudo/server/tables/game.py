@@ -11,11 +11,11 @@ import re
 import time
 from typing import TYPE_CHECKING
 
+from dudo.engine import Game, Setup
 from dudo.engine.actions import Action, Call
 from dudo.engine.errors import DudoError, Reason, ReasonCode
 from dudo.engine.events import Revealed
 from dudo.engine.fair import FairSeed, chance_for
-from dudo.engine.game import Game
 from dudo.notation import parse_action
 from dudo.server import ratings
 from dudo.server.errors import ErrorCode as E
@@ -101,7 +101,7 @@ class Play:
         self._check_count(len(filled))
         fair = table.fair.deal(filled)
         try:  # the engine checks the game before anything is stored
-            game = Game(table.rules, len(filled), chance=fair.chance())
+            game = Game(table.rules, setup=Setup(len(filled)), chance=fair.chance())
         except DudoError as exc:
             raise TableError(409, f"the game cannot start: {exc}", E.CANNOT_START) from None
         players = [
@@ -207,7 +207,7 @@ class Play:
 
     def _replay(self, seed: int | FairSeed, actions: list[tuple[int, str]]) -> Game:
         """The game as stored: its dice from the seed and every stored action, each checked."""
-        game = Game(self.table.rules, len(self.players), chance=chance_for(seed))
+        game = Game(self.table.rules, setup=Setup(len(self.players)), chance=chance_for(seed))
         for index, (player, text) in enumerate(actions):
             action = action_for(game, player, text)
             problem = game.problem(action)
