@@ -37,6 +37,7 @@ from dudo.engine import (
     Rules,
     RulesError,
     Setup,
+    Spoken,
     SpotOn,
     preset,
 )
@@ -64,6 +65,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "Setup",
+    "Spoken",
     "SpotOn",
     "preset",
 ]

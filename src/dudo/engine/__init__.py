@@ -24,6 +24,7 @@ from dudo.engine.actions import (
     ObligeChoice,
     Pass,
     RevealBid,
+    Spoken,
     SpotOn,
     placed_bid,
 )
@@ -132,6 +133,7 @@ __all__ = [
     "SeatingDecided",
     "SeatingRolled",
     "Setup",
+    "Spoken",
     "SpotOn",
     "SpotOnClaimed",
     "ViewerPart",

@@ -1,9 +1,10 @@
 """The actions a player can take: bids, calls, spot-on, pass, doubting a pass, the
-obliger's open/closed choice, and a bid with reveal-and-reroll.
+obliger's open/closed choice, a bid with reveal-and-reroll, and (at a real table) the bids
+said aloud rather than entered.
 
 Actions are small immutable values. Their ``str`` is the canonical, language-neutral
 notation used in game records (``5x3``, ``call``, ``spot-on``, ``pass``, ``doubt-pass``,
-``open``, ``closed``, ``5x3 reveal 3,3``); :mod:`dudo.notation` reads and writes the
+``open``, ``closed``, ``5x3 reveal 3,3``, ``said 5x3``, ``said 5x3 pass``); :mod:`dudo.notation` reads and writes the
 spoken forms in English, Spanish and Italian.
 """
 
@@ -87,7 +88,23 @@ class ObligeChoice:
         return "open" if self.open else "closed"
 
 
-Action = Bid | RevealBid | Call | SpotOn | Pass | DoubtPass | ObligeChoice
+@dataclass(frozen=True, slots=True)
+class Spoken:
+    """At a real table, where bids may be said aloud instead of entered: the round went on by
+    voice up to player ``by`` bidding ``bid`` (with ``passed``: passing on the standing bid
+    ``bid``). It stands for every action said since the last one entered, so a call can follow
+    it; only a game set up with ``Setup(spoken=True)`` takes it (see :mod:`dudo.engine.spoken`).
+    ``by`` is None only as read from the notation, before a record names the player."""
+
+    bid: Bid
+    by: int | None = None
+    passed: bool = False
+
+    def __str__(self) -> str:
+        return f"said {self.bid}{' pass' if self.passed else ''}"
+
+
+Action = Bid | RevealBid | Call | SpotOn | Pass | DoubtPass | ObligeChoice | Spoken
 
 CALL = Call()
 SPOT_ON = SpotOn()

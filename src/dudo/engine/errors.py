@@ -119,6 +119,11 @@ class ReasonCode(StrEnum):
     # Openings (bids.py): each also carries bid.
     OPEN_ACES_NEVER = "open_aces_never"
     OPEN_ACES_ONE_DIE = "open_aces_one_die"
+    # Bids said aloud at a real table (spoken.py).
+    NOT_SPOKEN = "not_spoken"
+    SPOKEN_WHO = "spoken_who"
+    SPOKEN_STANDS = "spoken_stands"  # bid, player
+    SPOKEN_NOT_NOW = "spoken_not_now"
     # Turn order as a server that checks actions by seat sees it.
     NOT_YOUR_TURN = "not_your_turn"  # player (the one to move)
     NOT_LEGAL_NOW = "not_legal_now"  # action

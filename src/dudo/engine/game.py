@@ -29,6 +29,7 @@ from dudo.engine.actions import (
     ObligeChoice,
     Pass,
     RevealBid,
+    Spoken,
     SpotOn,
 )
 from dudo.engine.bids import BidTable, RaiseContext, bid_table, opening_problem, raise_problem
@@ -55,6 +56,7 @@ from dudo.engine.events import (
     SpotOnClaimed,
     VisibilityChosen,
 )
+from dudo.engine.fromview import replayed_round
 from dudo.engine.rules import (
     PRESETS,
     Direction,
@@ -70,6 +72,7 @@ from dudo.engine.rules import (
     SpotOnThreshold,
 )
 from dudo.engine.setup import NOT_GIVEN, Setup, fresh_start, setup_from
+from dudo.engine.spoken import say, spoken_problem
 from dudo.engine.view import PlayerView, PublicPart, ViewerPart
 from dudo.engine.view import successors as _successors
 
@@ -251,10 +254,12 @@ class Game:
         obliger: int | None = None,
         then: ChanceSource | None = None,
         seed: int | None = None,
+        spoken: bool = False,
     ) -> Game:
         """A game whose first round is dealt ``hands`` (a player with no dice is out), with
         ``opener`` to open; later dice come from ``then`` (default: a generator seeded with
-        ``seed``). Seating is fixed: players sit 0, 1, 2, ... clockwise."""
+        ``seed``). Seating is fixed: players sit 0, 1, 2, ... clockwise. ``spoken``: bids
+        may be said aloud (see :class:`Setup`)."""
         rules = rules if rules is not None else PRESETS["dudo"]
         n = len(hands)
         if not 0 <= opener < n:
@@ -263,7 +268,7 @@ class Game:
         later = then if then is not None else RandomChance(seed)
         script = ScriptedChance([tuple(h) for h in hands if h], then=later)
         dice = tuple(len(h) for h in hands)
-        setup = Setup(n, order, dice, start_total, frozenset(obliged), obliger)
+        setup = Setup(n, order, dice, start_total, frozenset(obliged), obliger, spoken)
         return cls(rules, chance=script, setup=setup)
 
     @classmethod
@@ -286,38 +291,7 @@ class Game:
         view's, and ``history`` holds only this round. Dice the view shows must be given as
         shown. Later dice come from ``then`` (default: a generator seeded with ``seed``).
         The game cannot be popped back past the view's position."""
-        if view.is_over:
-            raise DudoError("the game is over: there is nothing to play out")
-        counts = view.dice_counts
-        if len(hidden) != view.players:
-            raise DudoError(f"hidden: {len(hidden)} hands given for {view.players} players")
-        hands = [tuple(sorted(h)) for h in hidden]
-        for p, hand in enumerate(hands):
-            aside = view.set_aside[p]
-            if len(hand) + len(aside) != counts[p]:
-                raise DudoError(
-                    f"hidden: player {p} holds {counts[p]} dice, {len(aside)} of them set "
-                    f"aside, but {len(hand)} hidden dice were given"
-                )
-            seen = view.seen_dice[p]
-            shown = () if seen is None else tuple(sorted(seen[: len(seen) - len(aside)]))
-            if shown and shown != hand:  # the view shows these hidden dice otherwise
-                raise DudoError(f"hidden: player {p}'s dice are seen as {list(shown)}")
-        later = then if then is not None else RandomChance(seed)
-        # The opener sits first (seating is a cycle, so who follows whom is unchanged).
-        at = view.order.index(view.opener)
-        setup = Setup(
-            view.players,
-            view.order[at:] + view.order[:at],
-            counts,
-            view.start_total,
-            view.obliged,
-            view.obliger if view.obliging else None,
-        )
-        script = ScriptedChance(_round_script(view, hands), then=later)
-        game = cls(view.rules, chance=script, setup=setup)
-        for _, action in view.round_actions:
-            game.push(action)
+        game = replayed_round(cls, view, hidden, then if then is not None else RandomChance(seed))
         game.order = view.order
         game.round_number = view.round_number
         game.events = list(view.events)
@@ -356,6 +330,11 @@ class Game:
             tied = [p for p, v in zip(group, values, strict=True) if v == face]
             order.extend(tied if len(tied) == 1 else self._seat_by_roll(tied))
         return tuple(order)
+
+    @property
+    def round_setup(self) -> RoundSetup:
+        """What the seating and this round's dice counts decided before anyone acted."""
+        return self._round
 
     def _next_active(self, player: int) -> int:
         return _next_with_dice(self._round.succ, self.counts, player)
@@ -468,7 +447,7 @@ class Game:
             if self._round.plain:
                 context = _NORMAL
                 if self.obliging or (self.round_bids == 1 and bid.face == 1):
-                    context = self._context(self.to_move)  # see _context
+                    context = self.raise_context(self.to_move)  # see _context
                 return self._round.table.raise_calls[context][bid]
             if not self.rules.reveal_reroll or self.obliging:
                 # The raises and what else the mover may do (_mover_actions, shared).
@@ -478,7 +457,7 @@ class Game:
                     others += (PASS,)
                 if self._may_spot_on(p):
                     others += (SPOT_ON,)
-                return self._round.table.raises_then[self._context(p), bid, others]
+                return self._round.table.raises_then[self.raise_context(p), bid, others]
             return self._mover_actions()
         if phase is _OVER:
             return []
@@ -505,7 +484,7 @@ class Game:
         bid = self.bid
         if bid is None:
             return list(table.openings(self.counts[p]))
-        raises = table.raises(self._context(p), bid)
+        raises = table.raises(self.raise_context(p), bid)
         actions: list[Action] = list(raises)
         if self.rules.reveal_reroll and not self.obliging:
             actions.extend(self._reveal_bids(p, raises))
@@ -516,7 +495,8 @@ class Game:
             actions.append(SPOT_ON)
         return actions
 
-    def _context(self, player: int) -> RaiseContext:
+    def raise_context(self, player: int) -> RaiseContext:
+        """The raise rules that apply to ``player``'s bid on the standing bid now."""
         if self.round_bids != 1 and not self.obliging:
             return _NORMAL
         if self.obliging:
@@ -590,7 +570,7 @@ class Game:
                 if standing is None:
                     legal = self._round.table.opening_set(self.counts[self.to_move])
                 else:
-                    legal = self._round.table.raise_set(self._context(self.to_move), standing)
+                    legal = self._round.table.raise_set(self.raise_context(self.to_move), standing)
                 if action in legal:
                     return None
                 return self._bid_problem(self.to_move, action)  # type: ignore[arg-type]
@@ -598,6 +578,8 @@ class Game:
                 return None
         elif phase is _OVER:
             return Reason(R.GAME_OVER, "the game is over")
+        if kind is Spoken:
+            return spoken_problem(self, action)  # type: ignore[arg-type]
         if isinstance(action, Call) and action.by is not None and action.by != self.to_move:
             return self._out_of_turn_problem(action.by)
         p = self.to_move
@@ -630,12 +612,21 @@ class Game:
                 return Reason(R.NO_PASS_TO_DOUBT, "there is no pass to doubt")
             return None
         if isinstance(action, Pass):
-            return None if self._may_pass(p) else self._pass_problem(p)
+            return None if self._may_pass(p) else self.pass_problem(p)
         if isinstance(action, SpotOn):
             return None if self._may_spot_on(p) else self._spot_on_problem()
         return Reason(R.NOT_AN_ACTION, f"{action!r} is not an action", action=repr(action))
 
     def _bid_problem(self, player: int, bid: Bid) -> Reason | None:
+        found = self.bid_shape_problem(bid)
+        if found is not None:
+            return found
+        if self.bid is None:
+            return opening_problem(self.rules, bid, self.counts[player], self.obliging)
+        return raise_problem(self.rules, self.raise_context(player), self.bid, bid, self.obliging)
+
+    def bid_shape_problem(self, bid: Bid) -> Reason | None:
+        """Why ``bid`` is no bid of this round whatever stands: numbers, face, quantity."""
         table = self._round.table
         if not (isinstance(bid.quantity, int) and isinstance(bid.face, int)):
             return Reason(R.BID_NOT_WHOLE, f"{bid!r} is not a bid of whole numbers", bid=repr(bid))
@@ -656,9 +647,7 @@ class Game:
                 bid=str(bid),
                 count=most,
             )
-        if self.bid is None:
-            return opening_problem(self.rules, bid, self.counts[player], self.obliging)
-        return raise_problem(self.rules, self._context(player), self.bid, bid, self.obliging)
+        return None
 
     def _reveal_problem(self, player: int, action: RevealBid) -> Reason | None:
         if not self.rules.reveal_reroll:
@@ -706,7 +695,8 @@ class Game:
             return Reason(R.REVEAL_KEEP_ONE, "at least one die must stay hidden")
         return None
 
-    def _pass_problem(self, player: int) -> Reason:
+    def pass_problem(self, player: int) -> Reason:
+        """Why ``player`` may not pass (for a player :meth:`problem` refuses a pass)."""
         rules = self.rules
         if not rules.pass_hands:
             return Reason(R.PASS_NOT_PLAYED, "passing is not played under these rules")
@@ -783,7 +773,7 @@ class Game:
             else:
                 context = _NORMAL
                 if self.obliging or (self.round_bids == 1 and standing.face == 1):
-                    context = self._context(p)  # only then may it differ from NORMAL
+                    context = self.raise_context(p)  # only then may it differ from NORMAL
                 legal = self._round.table.raise_sets[context][standing]
             if action in legal:
                 # What _place_bid does, inlined; only the _BID_FIELDS change (see _save).
@@ -888,6 +878,8 @@ class Game:
             caller = p if action.by is None else action.by
             self._call(caller, caller != p, events)
             p = caller
+        elif isinstance(action, Spoken):
+            p = say(self, action, events)
         elif isinstance(action, Bid):
             self._place_bid(p, action, (), 0, events)
         elif isinstance(action, RevealBid):
@@ -1168,40 +1160,6 @@ class RoundSetup(NamedTuple):
     spot_on_ok: tuple[bool, ...]  # whether each player may claim spot-on
     plain: bool  # only raises and calls: the fast path of legal_actions
     table: BidTable  # the bids of this round's dice in play
-
-
-def _round_script(view: PlayerView, hands: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
-    """The dice a round's replay draws (see Game.from_view): each player's first reveal
-    came out of their opening hand; each re-roll holds the next reveal, the last one the
-    dice hidden now (the rest is filler)."""
-    counts = view.dice_counts
-    reveals: dict[int, list[tuple[int, ...]]] = {}
-    for p, action in view.round_actions:
-        if isinstance(action, RevealBid):
-            reveals.setdefault(p, []).append(action.reveal)
-    filler = view.rules.faces
-    script: list[tuple[int, ...]] = []
-    rerolls: dict[int, list[tuple[int, ...]]] = {}
-    for p, hand in enumerate(hands):
-        if not counts[p]:
-            continue
-        revealed = reveals.get(p, [])
-        if not revealed:
-            script.append(hand)
-            continue
-        sizes = [counts[p]]
-        for reveal in revealed:
-            sizes.append(sizes[-1] - len(reveal))
-        rolls = [r + (filler,) * (n - len(r)) for r, n in zip(revealed, sizes, strict=False)]
-        rolls.append(hand)
-        script.append(rolls[0])
-        rerolls[p] = rolls[1:]
-    used = dict.fromkeys(rerolls, 0)
-    for p, action in view.round_actions:
-        if isinstance(action, RevealBid):
-            script.append(rerolls[p][used[p]])
-            used[p] += 1
-    return script
 
 
 def _next_with_dice(succ: tuple[int, ...], counts: tuple[int, ...], player: int) -> int:

@@ -33,18 +33,20 @@ def _whole(value: Any) -> bool:
 @dataclass(frozen=True, slots=True)
 class Setup:
     """The start of a game, beyond its rules. Every field but ``players`` defaults to a
-    fresh game.
+        fresh game.
 
-    ``players`` are numbered 0..players-1. ``order`` fixes the seating (the seats clockwise
-    from ``order[0]``, who opens the first round); None lets the rules' ``seating`` decide
-    (by chance, unless it is ``fixed``). ``dice`` gives each player's starting dice (0: out
-    from the start); None gives ``dice_per_player`` each. ``start_total`` is the dice the
-    game began with, for positions set up mid-game (spot-on thresholds count from it);
-    None is the dice dealt. ``obliged`` lists the players who have had their obliging round
-    already; ``obliger`` makes round 1 that player's obliging round.
+        ``players`` are numbered 0..players-1. ``order`` fixes the seating (the seats clockwise
+        from ``order[0]``, who opens the first round); None lets the rules' ``seating`` decide
+        (by chance, unless it is ``fixed``). ``dice`` gives each player's starting dice (0: out
+        from the start); None gives ``dice_per_player`` each. ``start_total`` is the dice the
+        game began with, for positions set up mid-game (spot-on thresholds count from it);
+        None is the dice dealt. ``obliged`` lists the players who have had their obliging round
+        already; ``obliger`` makes round 1 that player's obliging round. ``spoken`` marks a game
+    at a real table, where bids may be said aloud rather than entered (a
+    :class:`~dudo.engine.actions.Spoken` action then stands for them).
 
-    Sequences given as lists (or any iterable) are kept as tuples, and ``obliged`` as a
-    frozenset, so that a setup is a hashable value that compares by content.
+        Sequences given as lists (or any iterable) are kept as tuples, and ``obliged`` as a
+        frozenset, so that a setup is a hashable value that compares by content.
     """
 
     players: int = 2
@@ -53,6 +55,7 @@ class Setup:
     start_total: int | None = None
     obliged: frozenset[int] = _NOBODY
     obliger: int | None = None
+    spoken: bool = False
 
     def __post_init__(self) -> None:
         # (type() tests first: search makes a setup per deal it tries, with tuples.)
@@ -113,6 +116,8 @@ class Setup:
                 return "obliger", "these rules have no obliging rounds (oblige is false)"
             if dice is not None and not dice[obliger]:
                 return "obliger", f"player {obliger} has no dice"
+        if type(self.spoken) is not bool:
+            return "spoken", f"{self.spoken!r} is not true or false"
         total = self.start_total
         if total is not None:
             if not _whole(total):

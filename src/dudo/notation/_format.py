@@ -12,6 +12,7 @@ from dudo.engine.actions import (
     ObligeChoice,
     Pass,
     RevealBid,
+    Spoken,
     SpotOn,
 )
 from dudo.engine.errors import NotationError
@@ -58,4 +59,7 @@ def format_action(action: Action, lang: str = "en", style: str = "short") -> str
         return f"{action.bid} {word} {','.join(map(str, action.reveal))}"
     if isinstance(action, Call | SpotOn | Pass | DoubtPass | ObligeChoice):
         return CALL_TEXT[lang][str(action)]
+    if isinstance(action, Spoken):  # said aloud: the bid, and the pass that followed it
+        said = format_action(action.bid, lang, style)
+        return f"{said}, {CALL_TEXT[lang]['pass']}" if action.passed else said
     raise NotationError(f"{action!r} is not an action")

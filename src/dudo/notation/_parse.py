@@ -17,6 +17,7 @@ from dudo.engine.actions import (
     Action,
     Bid,
     RevealBid,
+    Spoken,
 )
 from dudo.engine.errors import NotationCode, NotationError
 from dudo.notation._format import long_bid
@@ -299,6 +300,9 @@ def _parse(text: str, faces: int) -> Action:
     if call is not None:
         return call
     reader = _Reader(text, faces)
+    if tokens[0] == "said" and len(tokens) > 1:  # a record's bid said aloud: "said 5x3 pass"
+        passed = tokens[-1] == "pass"
+        return Spoken(reader.bid(tokens[1 : -1 if passed else None]), None, passed)
     # Everything after the first reveal word is the revealed dice.
     for i, token in enumerate(tokens):
         if token in _REVEAL:

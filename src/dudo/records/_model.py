@@ -85,6 +85,8 @@ def setup_to_dict(setup: Setup) -> dict[str, Any]:
         out["obliged"] = sorted(setup.obliged)
     if setup.obliger is not None:
         out["obliger"] = setup.obliger
+    if setup.spoken:
+        out["spoken"] = True
     return out
 
 

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from dudo.engine.actions import Action, Call
+from dudo.engine.actions import Action, Call, Spoken
 from dudo.engine.chance import ChanceOutcome
 from dudo.engine.errors import RecordError, RulesError
 from dudo.engine.rules import OPTION_NAMES, OPTIONS, PassHand, Rules, from_mapping
@@ -141,7 +141,7 @@ def _setup(value: Any, rules: Rules, n: int) -> Setup:
     """The record's ``setup`` object (JSON shapes checked here), checked by the engine's
     :meth:`Setup.problem <dudo.engine.setup.Setup.problem>` like any game's setup."""
     obj = _object(value, "setup")
-    _keys(obj, "setup", ("order", "dice", "start_total", "obliged", "obliger"), ())
+    _keys(obj, "setup", ("order", "dice", "start_total", "obliged", "obliger", "spoken"), ())
     order = dice = start_total = obliger = None
     obliged: tuple[int, ...] = ()
     if "order" in obj:
@@ -156,7 +156,10 @@ def _setup(value: Any, rules: Rules, n: int) -> Setup:
             _fail("setup.obliged", f"{list(obliged)} names a player twice")
     if "obliger" in obj:
         obliger = _int(obj["obliger"], "setup.obliger", "a player number")
-    setup = Setup(n, order, dice, start_total, frozenset(obliged), obliger)
+    spoken = obj.get("spoken", False)
+    if type(spoken) is not bool:
+        _fail("setup.spoken", f"{show_value(spoken)} is not true or false")
+    setup = Setup(n, order, dice, start_total, frozenset(obliged), obliger, spoken)
     problem = setup.problem(rules)
     if problem is not None:
         _fail(setup_path(problem[0]), problem[1])
@@ -208,7 +211,11 @@ def _actions(value: Any, rules: Rules, n: int) -> tuple[RecordedAction, ...]:
         _keys(obj, path, ("player", "action"), ("player", "action"))
         player = _player(obj["player"], f"{path}.player", n)
         action = parse_action_text(obj["action"], f"{path}.action", rules.faces)
-        out.append(RecordedAction(player, Call() if isinstance(action, Call) else action))
+        if isinstance(action, Call):
+            action = Call()
+        elif isinstance(action, Spoken):  # the record's player is whose bid it was
+            action = Spoken(action.bid, player, action.passed)
+        out.append(RecordedAction(player, action))
     return tuple(out)
 
 

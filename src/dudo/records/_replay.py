@@ -13,6 +13,7 @@ from dudo.engine.actions import (
     ObligeChoice,
     Pass,
     RevealBid,
+    Spoken,
     SpotOn,
 )
 from dudo.engine.chance import ChanceKind, ChanceOutcome, ScriptedChance
@@ -115,6 +116,8 @@ def _doing(action: Action) -> str:
         return "doubt the pass"
     if isinstance(action, ObligeChoice):
         return "choose an open round" if action.open else "choose a closed round"
+    if isinstance(action, Spoken):
+        return f"have said {action.bid}{' and passed' if action.passed else ''}"
     return f"play {action!r}"  # pragma: no cover - every action kind is named above
 
 
@@ -168,7 +171,7 @@ class Replay:
         else:
             if isinstance(action, Call) and player != game.to_move:
                 action = Call(by=player)
-            if not isinstance(action, Call) and player != game.to_move:
+            if not isinstance(action, Call | Spoken) and player != game.to_move:
                 problem = f"it is player {game.to_move}'s turn"
             else:
                 problem = game.problem(action)
