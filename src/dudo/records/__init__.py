@@ -38,8 +38,16 @@ from dudo.records._model import (
     Record,
     RecordedAction,
     Result,
+    setup_to_dict,
 )
-from dudo.records._read import loads_record, parse_record, parse_rules, read_record, strict_json
+from dudo.records._read import (
+    loads_record,
+    parse_record,
+    parse_rules,
+    parse_setup,
+    read_record,
+    strict_json,
+)
 from dudo.records._replay import Replay, ReplayMismatch, ReplayStep, replay, replay_steps
 from dudo.records._write import dumps_record, game_record, record_of, write_record
 
@@ -64,10 +72,12 @@ __all__ = [
     "loads_record",
     "parse_record",
     "parse_rules",
+    "parse_setup",
     "read_record",
     "record_of",
     "replay",
     "replay_steps",
+    "setup_to_dict",
     "show_value",
     "strict_json",
     "write_record",

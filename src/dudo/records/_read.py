@@ -137,6 +137,12 @@ def _is_order(values: tuple[int, ...], players: int) -> bool:
     return sorted(values) == list(range(players))
 
 
+def parse_setup(value: Any, rules: Rules, players: int) -> Setup:
+    """A record's ``setup`` object (as :func:`setup_to_dict` writes it) for ``players``
+    players under ``rules``, checked; raises :class:`RecordError` naming what is wrong."""
+    return _setup(value, rules, players)
+
+
 def _setup(value: Any, rules: Rules, n: int) -> Setup:
     """The record's ``setup`` object (JSON shapes checked here), checked by the engine's
     :meth:`Setup.problem <dudo.engine.setup.Setup.problem>` like any game's setup."""

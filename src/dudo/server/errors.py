@@ -47,6 +47,10 @@ class ErrorCode(StrEnum):
     RATED_HOUSE_RULES = "rated_house_rules"  # preset
     RATED_NEEDS_PLAYER = "rated_needs_player"
     RATED_BOT_LEVEL = "rated_bot_level"  # level
+    REAL_NO_BOTS = "real_no_bots"
+    REAL_NOT_PUBLIC = "real_not_public"
+    REAL_NOT_RATED = "real_not_rated"
+    REAL_NO_TIMERS = "real_no_timers"
     # The table.
     NO_TABLE = "no_table"  # table (its code)
     NO_FREE_CODE = "no_free_code"
@@ -69,6 +73,7 @@ class ErrorCode(StrEnum):
     LEAVE_DURING_GAME = "leave_during_game"
     TOO_FEW_SEATS = "too_few_seats"  # count (seats needed), filled
     TOO_MANY_PLAYERS = "too_many_players"  # count (players allowed), filled
+    BAD_ORDER = "bad_order"  # the seating order the host gave is not the filled seats
     CANNOT_START = "cannot_start"
     CANNOT_RESUME = "cannot_resume"  # a broken table's ``problem_code``
     STORE_DOWN = "store_down"
@@ -85,6 +90,11 @@ class ErrorCode(StrEnum):
     NOT_YOUR_TURN = "not_your_turn"  # with ``reason``
     STORE_UNAVAILABLE = "store_unavailable"
     NOT_STANDING_IN = "not_standing_in"
+    # A real table (the phones are cups).
+    NOT_REAL = "not_real"
+    CUPS_NOT_ROLLED = "cups_not_rolled"  # names (of the cups still to roll), count
+    UNKNOWN_CALL = "unknown_call"  # call
+    PLAY_ON_PRESENT = "play_on_present"  # name (whose phone is connected)
     HINTS_OFF = "hints_off"
     SEED_NOT_SEATED = "seed_not_seated"
     SEED_LOCKED = "seed_locked"

@@ -308,7 +308,15 @@ async def handle(table: Table, connection: Connection, frame: dict[str, Any]) ->
         elif kind == "hello":
             connection.error(ErrorCode.BAD_MESSAGE, "hello is sent once, first")
         elif kind == "act":
+            if frame.get("player") is not None:  # the host plays on for a phone that is away
+                seat = table.cups.stand_for(seat, frame["player"])
             await table.act(seat, frame["action"], frame.get("turn"))
+        elif kind == "shake":
+            await table.cups.shake(seat, frame.get("player"))
+        elif kind == "call":
+            await table.cups.call(
+                seat, frame["call"], frame["bid"], frame["bidder"], frame.get("turn")
+            )
         elif kind == "explain":
             problem = table.explain(seat, frame["action"])
             connection.send(explain_frame(frame["action"], problem))

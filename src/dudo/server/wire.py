@@ -205,7 +205,19 @@ _FRAME_FIELDS: dict[str, dict[str, _Field]] = {
         "since": _Field((int,), low=-1),
         "game": _Field((int, _NULL)),
     },
-    "act": {"action": _Field((str,), longest=64), "turn": _Field((int,))},
+    "act": {
+        "action": _Field((str,), longest=64),
+        "turn": _Field((int,)),
+        "player": _Field((int, _NULL), high=7),
+    },
+    # A real table's: a cup rolled; a call tapped after bids said aloud (docs/protocol.md).
+    "shake": {"player": _Field((int, _NULL), high=7)},
+    "call": {
+        "call": _Field((str,), longest=20),
+        "bid": _Field((str,), longest=64),
+        "bidder": _Field((int,), high=7),
+        "turn": _Field((int,)),
+    },
     "explain": {"action": _Field((str,), longest=64)},
     "take_back": {},
     "ping": {},
@@ -220,6 +232,8 @@ _FRAME_FIELDS: dict[str, dict[str, _Field]] = {
 _REQUIRED: dict[str, frozenset[str]] = {
     "hello": frozenset(),
     "act": frozenset({"action"}),
+    "shake": frozenset(),
+    "call": frozenset({"call", "bid", "bidder"}),
     "explain": frozenset({"action"}),
     "take_back": frozenset(),
     "ping": frozenset(),

@@ -46,6 +46,8 @@ class CreateTable(BaseModel):
     fill_level: str = Field(default="easy", max_length=40)
     #: The result changes the players' ratings: public, no hints, the preset's own rules.
     rated: bool = Field(default=False, strict=True)
+    #: A real table: every phone a cup at one table, bids may be said aloud, no bots.
+    real: bool = Field(default=False, strict=True)
 
 
 class JoinTable(BaseModel):
@@ -61,6 +63,14 @@ class AddBot(BaseModel):
 class ChatSwitch(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"on": False}]})
     on: StrictBool
+
+
+class StartGame(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"order": [2, 0, 1]}]}
+    )
+    #: The filled seats clockwise, the first to open (None: the rules' seating decides).
+    order: list[int] | None = Field(default=None, max_length=8)
 
 
 class Ready(BaseModel):
@@ -91,6 +101,7 @@ async def create_table(
         body.fill_seconds,
         body.fill_level,
         body.rated,
+        body.real,
     )
     table, token = await hall.create(
         body.name, body.preset, body.options, settings, body.bots, public=body.public, player=player
@@ -135,8 +146,8 @@ async def remove_seat(table: HostTableDep, seat: int) -> dict[str, Any]:
 
 
 @router.post("/api/tables/{code}/start")
-async def start(table: HostTableDep) -> dict[str, Any]:
-    await table.start()
+async def start(table: HostTableDep, body: StartGame | None = None) -> dict[str, Any]:
+    await table.start(None if body is None else body.order)
     return table.to_json()
 
 

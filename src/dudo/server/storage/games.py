@@ -60,6 +60,8 @@ class StoredGame:
     acted: frozenset[int] = frozenset()
     #: A finished rated game: each rated player's displayed rating before and after it.
     rating_changes: dict[int, tuple[float, float]] = field(default_factory=dict)
+    #: The setup beyond the players, as a record writes it ({}: a fresh game's).
+    setup: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -92,11 +94,13 @@ class GameStore(Database):
         players: list[dict[str, Any]],
         fair: FairSeed | None = None,
         rated: str | None = None,
+        setup: dict[str, Any] | None = None,
     ) -> int:
         """Record a new game at the table and make it the table's current game (no seat is on
         autoplay in a new game). ``fair``: the secret and locked client seeds of its dice, in
         the same transaction (the table's next-game secret is used up). ``rated``: the rule
-        family the game's result rates its players in (None: not rated)."""
+        family the game's result rates its players in (None: not rated). ``setup``: the
+        game's setup beyond its players, as a record writes it (None: a fresh game's)."""
         with self.engine.begin() as c:
             self._fenced(c, code)
             result = c.execute(
@@ -108,6 +112,7 @@ class GameStore(Database):
                     players=json.dumps(players),
                     started=time.time(),
                     rated=rated,
+                    setup=json.dumps(setup or {}),
                 )
             )
             key = result.inserted_primary_key
@@ -365,4 +370,5 @@ def load_game(c: Connection, game_id: int) -> StoredGame | None:
         frozenset(int(m.player) for m in marks if m.left_early),
         frozenset(int(m.player) for m in marks if m.acted),
         rating_changes(c, game_id) if row.finished is not None and row.rated else {},
+        json.loads(row.setup),
     )

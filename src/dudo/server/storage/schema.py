@@ -62,6 +62,8 @@ games_table = sa.Table(
     sa.Column("rounds", sa.Integer, nullable=True),
     sa.Column("record", sa.Text, nullable=True),  # the dudo-record once the game is over
     sa.Column("rated", sa.String(16), nullable=True),  # the rule family of a rated game
+    # JSON: the setup beyond the players, as a record writes it ({} for a fresh game)
+    sa.Column("setup", sa.Text, nullable=False, server_default=sa.text("'{}'")),
 )
 
 actions_table = sa.Table(

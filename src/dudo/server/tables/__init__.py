@@ -31,6 +31,9 @@ other through the table, and callers reach them through the table's methods. The
   waits for is tried again).
 - :mod:`.audience`: ``Audience`` owns the connections (seats' and spectators'), presence, and
   the table and update frames broadcast to them.
+- :mod:`.realtable`: ``Cups`` owns a real table's cups: which rolled this round (a round is
+  played once all have), the call tapped after bids said aloud, the host playing on for a
+  phone that is away.
 - :mod:`.restore`: a stored table as it was after a restart, or set aside as broken.
 - :mod:`.hall`: :class:`Hall`, every live table of a process: find, create, resume, adopt,
   let go, sweep.

@@ -4,6 +4,7 @@ a preset with house rules, what a rated table asks; and the names bots sit down 
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import replace
 from typing import Any
 
 from dudo.bots import BOT_NAMES
@@ -119,3 +120,28 @@ def check_rated_seat(player: PlayerKey | None) -> None:
             "(Authorization: Player <key>)",
             E.RATED_NEEDS_PLAYER,
         )
+
+
+def check_real(settings: Settings, bots: list[str], public: bool) -> Settings:
+    """A real table's settings: its seats are phones at one table (no bots), it is reached by
+    its link (not listed), unrated, without turn timers or a lobby countdown, and nobody
+    stands in for a phone that is away (the host plays on for it)."""
+    if bots:
+        raise TableError(
+            400, "a real table has no bots: every seat is a phone at the table", E.REAL_NO_BOTS
+        )
+    if public:
+        raise TableError(
+            400,
+            "a real table is not listed in the lobby: the friends at it open its link",
+            E.REAL_NOT_PUBLIC,
+        )
+    if settings.rated:
+        raise TableError(400, "a real table's games are not rated", E.REAL_NOT_RATED)
+    if settings.turn_seconds or settings.fill_seconds:
+        raise TableError(
+            400,
+            "a real table has no turn timer and no countdown: the people at it keep the pace",
+            E.REAL_NO_TIMERS,
+        )
+    return replace(settings, grace_seconds=None)

@@ -12,11 +12,12 @@ import time
 from typing import TYPE_CHECKING
 
 from dudo.engine import Game, Setup
-from dudo.engine.actions import Action, Call
+from dudo.engine.actions import Action, Bid, Call, Spoken
 from dudo.engine.errors import DudoError, Reason, ReasonCode
 from dudo.engine.events import Revealed
 from dudo.engine.fair import FairSeed, chance_for
 from dudo.notation import parse_action
+from dudo.records import parse_setup, setup_to_dict
 from dudo.server import ratings
 from dudo.server.errors import ErrorCode as E
 from dudo.server.frames import Auto
@@ -43,10 +44,16 @@ _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
 
 def action_for(game: Game, player: int, text: str) -> Action:
     """The engine action ``player`` means by ``text`` (any notation); a call by a player who is
-    not to move is an out-of-turn call."""
+    not to move is an out-of-turn call; at a real table, a bid by a player who is not to move
+    is said aloud (the bids said before it were not entered)."""
     action = parse_action(text, game.rules.faces)
     if isinstance(action, Call) and player != game.to_move:
         return Call(by=player)
+    if isinstance(action, Spoken):  # what was said aloud up to this player's bid
+        return Spoken(action.bid, player, action.passed)
+    if type(action) is Bid and player != game.to_move and game.setup.spoken:
+        # At a real table a bid entered out of turn ends the bids said aloud before it.
+        return Spoken(action, player)
     return action
 
 
@@ -69,6 +76,8 @@ class Play:
         #: Engine players whose person made at least one move of this game themselves (not a
         #: stand-in's, not the turn timer's): only they are rated (docs/ratings.md).
         self.acted: set[int] = set()
+        #: The seating order the host gave (seats clockwise), kept for the rematch.
+        self.seat_order: list[int] | None = None
 
     def player_of(self, seat: Seat | None) -> int | None:
         if seat is None or self.game is None:
@@ -82,8 +91,9 @@ class Play:
 
     # ------------------------------------------------------------------ starting
 
-    async def start(self) -> None:
-        """The host starts the game (after a game, once everyone is ready)."""
+    async def start(self, order: list[int] | None = None) -> None:
+        """The host starts the game (after a game, once everyone is ready); ``order``: the
+        filled seats clockwise, the first to open (None: the rules' seating decides)."""
         table = self.table
         async with table.lock:
             table.refuse_if_broken()
@@ -91,7 +101,29 @@ class Play:
                 raise TableError(409, "the game is already being played", E.ALREADY_PLAYING)
             if table.status is TableStatus.OVER:
                 table.hosting.refuse_unready()
+            if order is not None:
+                self._check_order(order)
+                self.seat_order = list(order)
             await self.begin()
+
+    def _check_order(self, order: list[int]) -> None:
+        filled = sorted(s.seat for s in self.table.seats if s.kind is not SeatKind.OPEN)
+        if sorted(order) != filled:
+            raise TableError(
+                400,
+                f"order: {order} is not the filled seats {filled}, each once, clockwise",
+                E.BAD_ORDER,
+            )
+
+    def setup(self, filled: list[Seat]) -> Setup:
+        """The setup of a game of the ``filled`` seats: the order the host chose (while those
+        seats are the ones filled), and bids said aloud at a real table."""
+        seats = [s.seat for s in filled]
+        order = self.seat_order
+        players = None
+        if order is not None and sorted(order) == seats:
+            players = tuple(seats.index(seat) for seat in order)
+        return Setup(len(filled), players, spoken=self.table.settings.real)
 
     async def begin(self) -> None:
         """Start a game of the filled seats (under the table's lock): the engine checks it,
@@ -100,8 +132,9 @@ class Play:
         filled = [s for s in table.seats if s.kind is not SeatKind.OPEN]
         self._check_count(len(filled))
         fair = table.fair.deal(filled)
+        setup = self.setup(filled)
         try:  # the engine checks the game before anything is stored
-            game = Game(table.rules, setup=Setup(len(filled)), chance=fair.chance())
+            game = Game(table.rules, setup=setup, chance=fair.chance())
         except DudoError as exc:
             raise TableError(409, f"the game cannot start: {exc}", E.CANNOT_START) from None
         players = [
@@ -121,6 +154,7 @@ class Play:
             players,
             fair,
             ratings.family(table.preset) if table.settings.rated else None,
+            setup_to_dict(setup),
         )
         self.game_number, self.game_id = number, game_id
         table.fair.dealt(fair)
@@ -193,7 +227,8 @@ class Play:
         }
         seed = table.fair.seed
         assert seed is not None
-        game = self._replay(seed, stored.actions)
+        setup = parse_setup(stored.setup, table.rules, len(self.players))
+        game = self._replay(seed, setup, stored.actions)
         self.set_game(game)
         # Who left with dice is stored with their stand-in (a stand-in that went out since must
         # not place its person where it went out); games stored before that kept nothing, and
@@ -205,9 +240,9 @@ class Play:
         """The stored game's id and number alone: a broken table plays nothing."""
         self.game_id, self.game_number = stored.id, stored.number
 
-    def _replay(self, seed: int | FairSeed, actions: list[tuple[int, str]]) -> Game:
+    def _replay(self, seed: int | FairSeed, setup: Setup, actions: list[tuple[int, str]]) -> Game:
         """The game as stored: its dice from the seed and every stored action, each checked."""
-        game = Game(self.table.rules, setup=Setup(len(self.players)), chance=chance_for(seed))
+        game = Game(self.table.rules, setup=setup, chance=chance_for(seed))
         for index, (player, text) in enumerate(actions):
             action = action_for(game, player, text)
             problem = game.problem(action)
@@ -257,6 +292,7 @@ class Play:
                     f"the game has moved on (you chose at turn {turn}, it is now turn "
                     f"{len(game.history)}): choose again",
                 )
+            self.table.cups.require_rolled(action)
             problem = self.problem(player, action)
             if problem is not None:
                 code = E.NOT_YOUR_TURN if self._out_of_turn(player, action) else E.ILLEGAL
@@ -282,10 +318,11 @@ class Play:
         return self.problem(player, action)
 
     def _out_of_turn(self, player: int, action: Action) -> bool:
-        """Acting while another player is to move (only a call may, under cruzado)."""
+        """Acting while another player is to move (only a call may, under cruzado, and at a
+        real table what was said aloud)."""
         game = self.game
         assert game is not None
-        return player != game.to_move and not isinstance(action, Call)
+        return player != game.to_move and not isinstance(action, Call | Spoken)
 
     def problem(self, player: int, action: Action) -> Reason | None:
         """Why ``player`` may not play ``action`` now (None: they may). The engine decides; the
@@ -296,7 +333,8 @@ class Play:
             return Reason(ReasonCode.GAME_OVER, "the game is over")
         # The mover's action: the engine's check (a set lookup for a bid), not a search of
         # the list of every legal action; anyone else's: that list is one call at most.
-        if player == game.to_move and game.problem(action) is None:
+        spoken = type(action) is Spoken
+        if (player == game.to_move or spoken) and game.problem(action) is None:
             return None
         if player != game.to_move and action in game.legal_actions(player):
             return None
@@ -307,7 +345,7 @@ class Play:
                 f"it is {mover}'s turn, not yours: wait for your turn",
                 player=mover,
             )
-        if player != game.to_move and not self.table.rules.cruzado:
+        if player != game.to_move and not self.table.rules.cruzado and not spoken:
             return Reason(
                 ReasonCode.CRUZADO_OFF,
                 f"it is {mover}'s turn: under these rules nobody may call out of turn",
@@ -354,6 +392,8 @@ class Play:
         if why is not None:
             auto = {"player": player, "why": str(why), "action": str(action)}
         table.audience.broadcast(auto)
+        if table.settings.real:  # a new round: its cups are to roll
+            table.audience.broadcast_table()
 
     def _acted(self, player: int) -> None:
         """The person of ``player`` made their first move of this game themselves. A rated

@@ -29,7 +29,14 @@ from dudo.server.storage import (
     StoreUnavailable,
     token_hash,
 )
-from dudo.server.tables.checks import bot_name, check_level, check_rated, clean_name, table_rules
+from dudo.server.tables.checks import (
+    bot_name,
+    check_level,
+    check_rated,
+    check_real,
+    clean_name,
+    table_rules,
+)
 from dudo.server.tables.fair import draw_secret
 from dudo.server.tables.model import (
     CODE_ALPHABET,
@@ -298,6 +305,8 @@ class Hall:
                 E.SEATS_BELOW_RULES,
                 count=rules.min_players,
             )
+        if settings.real:
+            settings = check_real(settings, bots, public)
         if settings.rated:
             check_rated(preset, rules, settings, public, player)
             check_rated_bots(levels)

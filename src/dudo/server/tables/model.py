@@ -122,6 +122,9 @@ class Settings:
     #: The game's result changes its players' ratings (a public table without hints, playing
     #: its preset's rules, whose people are players), fixed at creation.
     rated: bool = False
+    #: A real table: the friends sit together, each phone is a cup, bids may be said aloud
+    #: (the game's setup is ``spoken``); no bots, no timers; fixed at creation.
+    real: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

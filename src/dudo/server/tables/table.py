@@ -34,6 +34,7 @@ from dudo.server.tables.game import Play
 from dudo.server.tables.hosting import Hosting
 from dudo.server.tables.model import Outbox, PlayerKey, Seat, Settings, TableError, TableStatus
 from dudo.server.tables.presence import Graces
+from dudo.server.tables.realtable import Cups
 from dudo.server.tables.results import Results
 from dudo.server.tables.saving import Saving
 from dudo.server.tables.seating import Seating
@@ -47,7 +48,8 @@ class Table:
     :attr:`graces` (who is away), :attr:`hosting` (the host, the rematch), :attr:`countdown`
     (the lobby's), :attr:`fair` (the dice's secrets and seeds), :attr:`play` (the game),
     :attr:`auto` (bots and timers), :attr:`results` (a finished game's), :attr:`saving` (the
-    store's state), :attr:`audience` (connections and what they are told), and the chat and
+    store's state), :attr:`audience` (connections and what they are told), :attr:`cups` (a
+    real table's: which cups rolled, the calls after bids said aloud), and the chat and
     hints of :mod:`dudo.server.chat` and :mod:`dudo.server.learner`."""
 
     def __init__(
@@ -85,6 +87,7 @@ class Table:
         self.results = Results(self)
         self.saving = Saving(self)
         self.audience = Audience(self)
+        self.cups = Cups(self)
         self.learner = Learner()
         self.chat = Chat()
 
@@ -146,6 +149,7 @@ class Table:
             "fair": self.fair.to_json(),
             "chat": not self.chat.off,
             "rating_changes": self.results.to_json(),
+            "real": self.cups.to_json(),
         }
 
     # ------------------------------------------------------------------ what callers read
@@ -221,8 +225,8 @@ class Table:
     async def drop_player(self, player_id: str) -> None:
         await self.seating.drop_player(player_id)
 
-    async def start(self) -> None:
-        await self.play.start()
+    async def start(self, order: list[int] | None = None) -> None:
+        await self.play.start(order)
 
     async def rematch(self) -> None:
         await self.hosting.rematch()
