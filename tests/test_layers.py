@@ -59,7 +59,17 @@ ALLOWED: dict[str, frozenset[str]] = {
 #: Libraries of the interfaces: only the terminal, the server, the arena's report and the
 #: command line may use them.
 INTERFACE_LIBRARIES = frozenset(
-    {"rich", "typer", "fastapi", "starlette", "uvicorn", "sqlalchemy", "redis", "prometheus_client"}
+    {
+        "rich",
+        "typer",
+        "fastapi",
+        "starlette",
+        "uvicorn",
+        "sqlalchemy",
+        "redis",
+        "prometheus_client",
+        "segno",
+    }
 )
 CORE = frozenset(
     {

@@ -238,6 +238,27 @@ def test_relayed_requests_answer_like_the_owner(site: Site) -> None:
     assert missing.status_code == 404
 
 
+def test_the_invitation_and_its_qr_code_are_the_owner_s(site: Site) -> None:
+    """The invitation's QR code (not under /api/) is relayed to the table's owner like the
+    invitation itself; asked by the same name (behind one proxy), every process answers alike.
+    An unknown table is 404 at any process."""
+    first, second = site.servers
+    code = new_table(first, seats=3)["code"]
+    site_name = {"Host": "dudo.example.org"}
+    with api(first) as owner, api(second) as other:
+        invited = other.get(f"/api/tables/{code}/invite", headers=site_name)
+        assert invited.status_code == 200, invited.text
+        assert invited.json()["url"] == f"http://dudo.example.org/t/{code}"
+        assert invited.json() == owner.get(f"/api/tables/{code}/invite", headers=site_name).json()
+        qr = other.get(f"/t/{code}/qr.svg", headers=site_name)
+        assert qr.status_code == 200, qr.text
+        assert qr.headers["content-type"] == "image/svg+xml"
+        assert qr.headers["cache-control"] == "no-store"
+        assert qr.text == owner.get(f"/t/{code}/qr.svg", headers=site_name).text
+        assert f"<title>http://dudo.example.org/t/{code}</title>" in qr.text
+        assert other.get("/t/ZZZZZZ/qr.svg").status_code == 404
+
+
 def test_a_fenced_out_owner_cannot_commit(site: Site) -> None:
     """The owner's lease is lost while it still thinks it owns the table (as after a long
     pause): another process has raised the fence. Its next write is refused, nothing of it is

@@ -24,6 +24,7 @@ from dudo.server.deps import client_address
 from dudo.server.errors import ErrorCode, Refused, http_code, http_detail, validation_detail
 from dudo.server.frames import error_frame
 from dudo.server.hashing import Hashing
+from dudo.server.invite import LanAddresses
 from dudo.server.limits import Guard, Limits, RateLimited
 from dudo.server.lobby import Lobby
 from dudo.server.metrics import Metrics
@@ -180,6 +181,7 @@ def create_app(
     store_factory: Callable[[str], Store] = Store,
     redis_url: str | None = None,
     node: str | None = None,
+    listen: tuple[str, int] | None = None,
 ) -> FastAPI:
     """The application, storing everything at ``database_url``.
 
@@ -188,6 +190,8 @@ def create_app(
     replay games); ``store_factory`` opens the store (tests put faults behind the real one).
     With ``redis_url`` the process is one of several serving one site (:mod:`.cluster`),
     known to the others as ``node`` (a random name if None).
+    ``listen`` is the address and port the server listens on, which invitations name
+    (:mod:`.invite`; None: not known, taken as this machine only).
     The live tables are ``app.state.hall`` while the application runs."""
     limits = limits or Limits()
     if rate is not None:
@@ -204,6 +208,8 @@ def create_app(
     app.state.metrics = metrics = Metrics()
     app.state.replays = games.Replays()
     app.state.cluster = None
+    app.state.listen = listen
+    app.state.lan = LanAddresses()
     app.add_middleware(ServerSend)  # first, so innermost: the send the route would get
     if redis_url is not None:
         app.add_middleware(Relay, state=app.state)  # next: after every guard

@@ -337,6 +337,9 @@ def table_code(scope: Scope) -> str | None:
     if path.startswith("/api/tables/"):
         code = path[len("/api/tables/") :].split("/", 1)[0]
         return code.strip().upper() or None
+    # The invitation's QR code is the table's owner's to draw, as its address is.
+    if path.startswith("/t/") and path.endswith("/qr.svg") and path.count("/") == 3:
+        return path[len("/t/") : -len("/qr.svg")].strip().upper() or None
     return None
 
 

@@ -67,11 +67,16 @@ def serve_command(
     if workers > 1:
         # Each worker builds its application from these settings (worker_app).
         os.environ[WORKER_SETTINGS] = json.dumps(
-            {"database_url": database_url, "limits": list(limit_settings), "redis_url": redis_url}
+            {
+                "database_url": database_url,
+                "limits": list(limit_settings),
+                "redis_url": redis_url,
+                "listen": [host, port],
+            }
         )
         served = "dudo.server.run:worker_app"
     else:
-        served = serving_app(database_url, limits, redis_url)
+        served = serving_app(database_url, limits, redis_url, (host, port))
     uvicorn.run(
         served,
         factory=workers > 1,
@@ -180,14 +185,16 @@ def _log_config(log_level: str, json_logs: bool, workers: int) -> Any:
 WORKER_SETTINGS = "DUDO_SERVE_WORKER"
 
 
-def serving_app(database_url: str, limits: Limits, redis_url: str | None) -> FastAPI:
-    """The application of a serving process (the only one, or one of ``--workers``), with
-    the process made ready to serve."""
+def serving_app(
+    database_url: str, limits: Limits, redis_url: str | None, listen: tuple[str, int]
+) -> FastAPI:
+    """The application of a serving process (the only one, or one of ``--workers``) listening
+    on ``listen`` (address and port), with the process made ready to serve."""
     from dudo.server.app import create_app
     from dudo.server.collector import tune_garbage_collector
     from dudo.solver.book import preload_books
 
-    app = create_app(database_url, limits=limits, redis_url=redis_url)
+    app = create_app(database_url, limits=limits, redis_url=redis_url, listen=listen)
     # Books load in the background, so that no bot's first decision waits for them.
     threading.Thread(target=preload_books, name="books", daemon=True).start()
     tune_garbage_collector()
@@ -197,8 +204,12 @@ def serving_app(database_url: str, limits: Limits, redis_url: str | None) -> Fas
 def worker_app() -> FastAPI:
     """The application of one of ``dudo serve --workers N``'s processes."""
     settings = json.loads(os.environ[WORKER_SETTINGS])
+    host, port = settings["listen"]
     return serving_app(
-        settings["database_url"], parse_limits(settings["limits"]), settings["redis_url"]
+        settings["database_url"],
+        parse_limits(settings["limits"]),
+        settings["redis_url"],
+        (str(host), int(port)),
     )
 
 

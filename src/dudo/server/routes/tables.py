@@ -1,10 +1,12 @@
-"""The lobby over HTTP: create a table, look at it, join it, and the host's commands."""
+"""The lobby over HTTP: create a table, look at it, join it, invite the phones at a real table
+to it (its address and QR code), and the host's commands."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from dudo.engine.rules import DEFAULT_PRESET
@@ -18,6 +20,7 @@ from dudo.server.deps import (
     bearer,
     spending,
 )
+from dudo.server.invite import Invite, LanAddresses, invite_url, on_this_machine, qr_svg
 from dudo.server.routes.players import MeDep, find_me
 from dudo.server.tables import Settings
 
@@ -112,6 +115,41 @@ async def create_table(
 @router.get("/api/tables/{code}")
 async def get_table(table: TableDep) -> dict[str, Any]:
     return table.to_json()
+
+
+async def invite_of(code: str, request: Request) -> tuple[Invite, list[str]]:
+    """The invitation to table ``code`` for this request (:func:`invite_url`), and the
+    machine's network addresses when the request comes from the machine itself (to no one
+    else: they are the host's own business)."""
+    lan_addresses: LanAddresses = request.app.state.lan
+    lan = await lan_addresses.get()
+    if not on_this_machine(request.client.host if request.client else None, lan):
+        lan = []
+    authority = request.headers.get("host", "")
+    invite = invite_url(code, request.url.scheme, authority, request.app.state.listen, lan)
+    return invite, lan
+
+
+@router.get("/api/tables/{code}/invite")
+async def invite(table: TableDep, request: Request, response: Response) -> dict[str, Any]:
+    """The address phones at a real table open to join it (see :mod:`dudo.server.invite`)."""
+    found, lan = await invite_of(table.code, request)
+    # no-store: the address changes with the network the laptop is on.
+    response.headers["Cache-Control"] = "no-store"
+    return {"code": table.code, "url": found.url, "local_only": found.local_only, "addresses": lan}
+
+
+@router.get(
+    "/t/{code}/qr.svg",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}, "description": "the QR code"}},
+)
+async def invite_qr(table: TableDep, request: Request) -> Response:
+    """The invitation's address as a QR code, for the host's page to show as an image."""
+    found, _ = await invite_of(table.code, request)
+    return Response(
+        qr_svg(found.url), media_type="image/svg+xml", headers={"Cache-Control": "no-store"}
+    )
 
 
 @router.post("/api/tables/{code}/join", status_code=201)
