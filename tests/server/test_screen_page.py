@@ -249,8 +249,8 @@ def test_the_shared_screen_of_a_real_table(browser: Browser, shared_server: Live
         winner = view["names"][view["winner"]]
         for s in screens:
             s.main("data-status", "over")
-            expect(s.page.locator("#screen-over")).to_be_visible(timeout=OVER_MS)
-            expect(s.page.locator("#reveal")).to_be_hidden()
+            expect(s.page.locator("#screen-over")).to_be_visible()
+            expect(s.page.locator("#reveal")).to_be_hidden(timeout=OVER_MS)
             expect(s.page.locator("#screen-over")).to_have_attribute("data-winner", winner)
             # The log: every event of the game, the reveals among them.
             log = s.page.locator("#screen-log > li")

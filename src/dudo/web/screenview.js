@@ -8,11 +8,13 @@
 import { api } from "/static/api.js";
 import { avatar } from "/static/avatar.js";
 import { bidNode, renderDice } from "/static/dice.js";
-import { callWord, parseBid, t, wordError } from "/static/i18n.js";
+import { callWord, parseBid, t, tNodes, wordError } from "/static/i18n.js";
 import { $, S, inGame, nameOf, narrate, seatOfPlayer, status } from "/static/tablestate.js";
 import { el } from "/static/ui.js";
 
 const LOG_LIMIT = 200;
+// How the host lets the phones on the same network open the table (docs/protocol.md, invite).
+const LISTEN_EVERYWHERE = "dudo serve --host 0.0.0.0";
 
 // ---------------------------------------------------------------------------- the log
 
@@ -132,7 +134,9 @@ function renderLobby() {
   if (invite) {
     link.href = invite.url;
     link.textContent = invite.url.replace(/^https?:\/\//, "");
-    $("screen-local-only").hidden = !invite.local_only;
+    const local = $("screen-local-only");
+    local.hidden = !invite.local_only;
+    local.replaceChildren(tNodes("screen.local_only", { command: el("code", {}, LISTEN_EVERYWHERE) }));
     if (!qr.getAttribute("src")) qr.src = `/t/${encodeURIComponent(S.table.code)}/qr.svg`;
     qr.hidden = false;
   }
