@@ -176,7 +176,7 @@ function seatRow(v, p, waiting) {
   if (waiting.includes(p)) tags.append(el("span", { class: "badge gold" }, t("screen.to_shake")));
   if (toMove) tags.append(el("span", { class: "badge gold" }, v.phase === "choose_visibility" ? t("game.choosing") : t("game.to_move")));
   if (v.opener === p && !v.standing_bid && v.winner == null && count) tags.append(el("span", { class: "badge" }, t("screen.opens")));
-  if (v.obliger === p && v.obliging) tags.append(el("span", { class: "badge blue" }, t("game.obliger")));
+  if (v.obliger === p && v.obliging && v.winner == null && count) tags.append(el("span", { class: "badge blue" }, t("game.obliger")));
   if (seat && seat.kind === "human" && !seat.connected && count) tags.append(el("span", { class: "badge red" }, t("lobby.offline")));
   if (count === 0) tags.append(el("span", { class: "badge" }, t("game.out")));
   // Face down but for what everyone sees (dice set aside face up): never a hidden die.
