@@ -1,6 +1,7 @@
 """Accessibility in a real browser (Debian's Chromium driven by Playwright): axe-core, the
 accessibility engine, finds no serious or critical problem on any page (the lobby, a game in
-play with the reveal open, a finished game, the cup, the games list, a replay) at phone and
+play with the reveal open, a finished game, the shared screen of a table in its lobby and of one
+in play, the cup, the games list, a replay) at phone and
 desktop size, in the dark theme and the light one (``prefers-color-scheme``), colour contrast
 over the pages' gradients included; and a whole game can be played with the keyboard alone."""
 
@@ -134,6 +135,8 @@ def test_axe_finds_nothing_serious_on_any_page(
         f"/t/{lobby['code']}",
         f"/t/{playing['code']}",
         f"/t/{done['code']}",
+        f"/t/{lobby['code']}/screen",
+        f"/t/{playing['code']}/screen",
         "/cup",
         "/games",
         f"/games/{game_id}",

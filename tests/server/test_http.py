@@ -486,7 +486,7 @@ def test_replay_steps_show_every_hand(shared_server: LiveServer) -> None:
 
 def test_pages_are_served(shared_server: LiveServer) -> None:
     with api(shared_server) as http:
-        for path in ("/", "/t/ABCDEF", "/cup", "/games", "/games/1"):
+        for path in ("/", "/t/ABCDEF", "/t/ABCDEF/screen", "/cup", "/games", "/games/1"):
             response = http.get(path)
             assert response.status_code == 200, path
             assert "text/html" in response.headers["content-type"], path

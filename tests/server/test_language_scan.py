@@ -4,7 +4,8 @@ in a real Chromium against a real server, and its rendered text (``innerText`` a
 
 The pages: the start page (create a table, with its house rules open and refused: an HTTP
 error), a table's lobby, a seat refused by the server (a WebSocket error toast), a game in
-progress with an illegal bid explained, the reveal, the game over, the list of games, a replay,
+progress with an illegal bid explained, the reveal, the game over (and its shared screen), the
+list of games, a replay,
 a replay of a game that does not exist (an HTTP error), the dice cup, and (in a test of its
 own, with a server restarted on a stored game it refuses) a broken table's banner. English is any text of
 the client's en.json that the page's language words differently, and any sentence the server
@@ -273,6 +274,9 @@ def test_no_english_reaches_a_spanish_or_italian_page(scan: Scan) -> None:
     scan.check(host, "over")
     expect(stranger.locator("#game-over")).to_be_visible()
     scan.check(stranger, "over")
+    stranger.goto(f"{server.url}/t/{code}/screen")  # the shared screen of the finished game
+    expect(stranger.locator("#screen-over")).to_be_visible(timeout=15_000)
+    scan.check(stranger, "screen")
 
     game_id = get_table(server, code)["game"]
     host.goto(server.url + "/games")

@@ -46,6 +46,8 @@ def test_no_page_scrolls_sideways_on_a_phone(
         "/",
         f"/t/{lobby['code']}",
         f"/t/{played['code']}",
+        f"/t/{lobby['code']}/screen",
+        f"/t/{played['code']}/screen",
         "/cup",
         "/games",
         f"/games/{game_id}",

@@ -25,7 +25,7 @@ from .test_browser import PHONE, screenshot_dir
 from .test_security import POLICY_WORDS
 
 #: One URL of each page of the web client (the table and replay pages need no real table).
-PAGE_URLS = ("/", "/t/ABCDE", "/cup", "/games", "/games/1")
+PAGE_URLS = ("/", "/t/ABCDE", "/t/ABCDE/screen", "/cup", "/games", "/games/1")
 #: What Chromium logs when a fetch fails because the context is offline; expected offline only.
 OFFLINE_ERROR = "net::ERR_INTERNET_DISCONNECTED"
 

@@ -17,6 +17,7 @@ WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
 PAGES = (
     "index.html",
     "table.html",
+    "screen.html",
     "cup.html",
     "games.html",
     "replay.html",
@@ -83,6 +84,12 @@ def pages_router() -> APIRouter:
     @router.get("/t/{code}")
     async def table_page(code: str) -> HTMLResponse:
         return page("table.html")
+
+    @router.get("/t/{code}/screen")
+    async def screen_page(code: str) -> HTMLResponse:
+        # The shared screen of a table (a laptop or TV at a real table): whether the table
+        # exists the page learns from its socket, and says so in its language.
+        return page("screen.html")
 
     @router.get("/cup")
     async def cup_page() -> HTMLResponse:
