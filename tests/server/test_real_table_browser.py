@@ -412,9 +412,12 @@ def set_bid(page: Page, bid: str) -> None:
     expect(page.locator("#real-picker-send")).to_have_attribute("data-bid", bid)
 
 
-def call(game: Game, shots: Shots, caller: int, bid: str | None) -> None:
+def call(
+    game: Game, shots: Shots, caller: int, bid: str | None, refused: str | None = None
+) -> None:
     """``caller`` taps Dudo!, finds the player before them chosen as the bidder, sets ``bid``
-    (None: the bid entered stands, as the picker offers it) and confirms."""
+    (None: the bid entered stands, as the picker offers it) and confirms. ``refused``: a bid
+    tried first, which the server refuses; the picker says why and stays open."""
     phone = game.phone_of(caller)
     assert phone is not None
     page = phone.page
@@ -423,11 +426,18 @@ def call(game: Game, shots: Shots, caller: int, bid: str | None) -> None:
     expect(picker).to_have_attribute("data-mode", "call")
     whose = page.locator(f'input[name="real-whose"][value="{game.before(caller)}"]')
     expect(whose).to_be_checked()
-    if bid is None:
-        standing = game.host.page.locator("#standing-bid .bid").get_attribute("data-bid")
-        expect(page.locator("#real-picker-send")).to_have_attribute("data-bid", standing or "")
-    else:
-        set_bid(page, bid)
+    entered = game.host.page.locator("#standing-bid .bid")
+    standing = (entered.get_attribute("data-bid") or "") if entered.count() else ""
+    if standing:  # the picker offers the bid entered last
+        expect(page.locator("#real-picker-send")).to_have_attribute("data-bid", standing)
+    if refused is not None:
+        set_bid(page, refused)
+        page.tap("#real-picker-send")
+        error = page.locator("#real-picker-error")
+        expect(error).to_have_attribute("data-code", "illegal")
+        expect(error).not_to_be_empty()
+        shots.take(phone, "refused", both=True)
+    set_bid(page, bid or standing)
     shots.take(phone, "picker", axe=True, both=True)
     page.tap("#real-picker-send")
     expect(picker).to_be_hidden()
@@ -515,7 +525,8 @@ def test_three_phones_play_a_whole_game(
         before = game.counts_now()
         said = enter_out_of_turn(game, shots, "2x3")
         caller = game.after(said.player())
-        call(game, shots, caller, None if game.before(caller) == said.player() else "3x3")
+        bid = None if game.before(caller) == said.player() else "3x3"
+        call(game, shots, caller, bid, refused="1x3")
         see_reveal(game, shots, before)
 
         while not game.over():

@@ -21,7 +21,7 @@
 
 import { dieEl } from "/static/dice.js";
 import { t } from "/static/i18n.js";
-import { bindCalls, openPicker, renderCalls } from "/static/realcalls.js";
+import { bindCalls, closePicker, openPicker, renderCalls } from "/static/realcalls.js";
 import { bindCup, renderCup } from "/static/realcup.js";
 import { $, S, inGame, myTurn, nameOf, narrate, seatOfPlayer, send, status } from "/static/tablestate.js";
 import { el, toast } from "/static/ui.js";
@@ -241,6 +241,7 @@ export function renderReal() {
   main.classList.toggle("real-table", S.table?.real != null);
   main.classList.toggle("cup-phone", cup);
   $("real-panel").hidden = !cup;
+  if (!cup) closePicker(); // its call was played, and this phone has no cup any more
   if (!real) {
     $("real-rolls").hidden = true;
     $("real-away").hidden = true;
