@@ -167,6 +167,7 @@ def lift_faces(phone: Phone, keyboard: bool = False) -> list[str]:
         cup.focus()
         page.keyboard.down(" ")
     else:
+        cup.scroll_into_view_if_needed()
         box = cup.bounding_box()
         assert box is not None
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -314,18 +315,20 @@ class Game:
 
 
 def seat_as_we_sit(game: Game, shots: Shots) -> None:
-    """The host chooses "as we sit" and moves Bo up (Bo, Ana, Cy clockwise: Bo opens)."""
+    """The host chooses "as we sit" and moves Ana down twice (Bo, Cy, Ana clockwise: Bo
+    opens)."""
     page = game.host.page
     page.check("#real-seating-sit")
     order = page.locator("#real-order > li")
     expect(order).to_have_count(3)
-    order.nth(1).locator("button.order-up").click()
-    expect(order.nth(0)).to_have_attribute("data-seat", "1")
+    order.nth(0).locator("button.order-down").click()
+    order.nth(1).locator("button.order-down").click()
+    expect(order.nth(2)).to_have_attribute("data-seat", "0")
     shots.take(game.host, "seating", axe=True, both=True)
     page.click("#start-button")
     for phone in game.phones:
         expect(phone.main()).to_have_attribute("data-status", "playing")
-    want = [game.phones[seat].player() for seat in (1, 0, 2)]
+    want = [game.phones[seat].player() for seat in (1, 2, 0)]
     game.host.page.wait_for_function(
         "(want) => [...document.querySelectorAll('#players > li')]"
         ".map((li) => Number(li.dataset.player)).join() === want.join()",
@@ -343,6 +346,7 @@ def choose_if_asked(game: Game, shots: Shots) -> None:
         shots.take(mover, "choose")
         mover.page.tap("#action-open")
     else:
+        shots.take(game.host, "away-choose", both=True)
         game.host.page.tap('#real-away .real-choose-for[data-action="open"]')
     expect(game.host.main()).not_to_have_attribute("data-turn", turn)
 
@@ -383,8 +387,7 @@ def enter_bid(game: Game, shots: Shots) -> None:
     turn = mover.main().get_attribute("data-turn") or ""
     mover.page.tap("#bid-send")
     wait_turn_after(game, turn)
-    mover.page.tap("#real-enter")  # and no more: the next bids are said aloud
-    expect(mover.page.locator("#actions")).to_be_hidden()
+    expect(mover.page.locator("#actions")).to_be_hidden()  # the entry was for this bid
 
 
 def enter_out_of_turn(game: Game, shots: Shots, bid: str) -> Phone:
@@ -472,6 +475,17 @@ def see_reveal(game: Game, shots: Shots, before: dict[int, int]) -> None:
             shots.take(phone, "out")
 
 
+def false_bid(game: Game, entered: str) -> str:
+    """A bid above the entered one that the dice under every cup do not hold (aces wild)."""
+    faces = [int(face) for phone in game.alive() for face in lift_faces(phone)]
+    above = int(entered.split("x")[0]) + 1
+    for face in (6, 5, 4, 3, 2):
+        quantity = max(above, 1 + sum(f in (face, 1) for f in faces))
+        if quantity <= len(faces):
+            return f"{quantity}x{face}"
+    raise AssertionError(f"every bid above {entered} holds: {faces}")
+
+
 def reload_mid_round(game: Game) -> None:
     """Bo's phone reloads after shaking: the same link gives the same cup back, shaken."""
     faces = lift_faces(game.bo)
@@ -506,20 +520,23 @@ def test_three_phones_play_a_whole_game(
         seat_as_we_sit(game, shots)
         expect(game.bo.page.locator("#real-rolls")).to_be_hidden()  # no roll: the host's order
 
-        # Round 1: every cup shaken, Bo's phone reloads, Bo (the opener) enters a bid, Ana
-        # calls it.
-        choose_if_asked(game, shots)
+        # Round 1: every cup shaken, Bo's phone reloads, Bo (the opener) enters a bid, Cy
+        # says a bid higher than the dice hold (the test lifts every cup), Ana calls it: Cy
+        # loses a die, and obliges next round.
         shake_all(game, shots)
         reload_mid_round(game)
         before = game.counts_now()
         enter_bid(game, shots)
-        call(game, shots, game.after(game.bo.player()), None)
+        entered = game.host.page.locator("#standing-bid .bid").get_attribute("data-bid") or ""
+        call(game, shots, game.host.player(), false_bid(game, entered))
         see_reveal(game, shots, before)
+        assert game.counts_now()[game.cy.player()] == 1
 
-        # Round 2: Cy's phone goes away (the host plays on for it); a bid is entered out of
-        # turn, and the next phone here calls (after Cy, a higher bid said in between).
+        # Round 2: Cy's phone goes away; Cy obliges, and the host chooses for Cy and shakes
+        # Cy's cup; Ana enters a bid out of turn (said aloud), Bo calls it.
         game.cy_player = game.cy.player()
         game.cy.away()
+        expect(game.host.main()).to_have_attribute("data-phase", "choose_visibility")
         choose_if_asked(game, shots)
         shake_all(game, shots)
         before = game.counts_now()

@@ -26,10 +26,8 @@ import { bindCup, renderCup } from "/static/realcup.js";
 import { $, S, inGame, myTurn, nameOf, narrate, seatOfPlayer, send, status } from "/static/tablestate.js";
 import { el, toast } from "/static/ui.js";
 
-const ENTER = "dudo.real.enter";
-
 const R = {
-  entering: false, // the quick entry shown on my turn ("Enter my bid")
+  entering: null, // "game|turn" of my turn whose quick entry was opened ("Enter my bid")
   rollsSeen: null, // the game whose seating roll was put away
   topFor: null, // the game the page was scrolled to its top for
   render: () => {}, // the page's
@@ -126,30 +124,28 @@ function adjustActions() {
   const v = S.view;
   const box = $("actions");
   const enter = $("real-enter");
-  const bids = (v.legal_bids || []).length > 0 && myTurn();
+  const entering = R.entering === `${S.game}|${v.turn}` && (v.legal_bids || []).length > 0 && myTurn();
   enter.hidden = !(allShaken() && v.phase === "bidding");
-  enter.setAttribute("aria-expanded", String(R.entering && bids));
+  enter.setAttribute("aria-expanded", String(entering));
   if (box.hidden) return;
   const legal = v.legal || [];
   const choosing = legal.includes("open") || legal.includes("closed");
-  box.hidden = !(choosing || (R.entering && bids));
+  box.hidden = !(choosing || entering);
   for (const id of ["action-call", "action-spot-on", "action-doubt-pass", "bid-keys"]) $(id).hidden = true;
 }
 
+/** "Enter my bid": on my turn the quick entry opens (or closes) for this turn; at any other
+ * moment the picker, whose bid the server takes as said aloud. */
 function enterBid() {
   const v = S.view;
   if (myTurn() && (v.legal_bids || []).length) {
-    R.entering = !R.entering;
-    try {
-      localStorage.setItem(ENTER, R.entering ? "on" : "off");
-    } catch {
-      /* no storage: the choice lasts while the page is open */
-    }
+    const turn = `${S.game}|${v.turn}`;
+    R.entering = R.entering === turn ? null : turn;
     R.render();
     if (R.entering) $("bid-send").focus({ preventScroll: true });
     return;
   }
-  openPicker("bid"); // out of turn: the server takes it as said aloud
+  openPicker("bid");
 }
 
 function onShake() {
@@ -267,11 +263,6 @@ export function renderReal() {
 /** Wire the real table's controls once; `render` redraws the page. */
 export function bindReal({ render }) {
   R.render = render;
-  try {
-    R.entering = localStorage.getItem(ENTER) === "on";
-  } catch {
-    R.entering = false;
-  }
   bindCup({ onShake });
   bindCalls();
   $("real-enter").addEventListener("click", enterBid);
