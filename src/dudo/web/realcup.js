@@ -258,7 +258,7 @@ function drawCup() {
   cup.setAttribute("aria-label", C.lifted ? t("real.cup_lifted", { count }) : `${t("real.cup_closed", { count })} ${label}`);
   $("real-cup-help").textContent = note;
   $("real-cup-help").hidden = !note;
-  $("real-motion").hidden = C.motion !== "ask";
+  $("real-motion").hidden = C.motion !== "ask" || !C.cup.mustShake; // asked when it is of use
   // The shake asked for stands out; once shaken it may still rattle, quietly.
   $("real-shake").classList.toggle("primary", C.cup.mustShake);
   $("real-sound").checked = switchOn(SOUND);

@@ -20,7 +20,7 @@
 //                        and button.real-choose-for[data-player][data-action=open|closed]
 
 import { dieEl } from "/static/dice.js";
-import { t } from "/static/i18n.js";
+import { lang, t } from "/static/i18n.js";
 import { bindCalls, closePicker, openPicker, renderCalls } from "/static/realcalls.js";
 import { bindCup, renderCup } from "/static/realcup.js";
 import { $, S, inGame, myTurn, nameOf, narrate, seatOfPlayer, send, status } from "/static/tablestate.js";
@@ -63,8 +63,14 @@ function allShaken() {
   return !!real && real.waiting.length === 0;
 }
 
+/** "Bo, Cy y Ana": the names as a list in the page's language. */
 function names(players) {
-  return players.map(nameOf).join(", ");
+  const all = players.map(nameOf);
+  try {
+    return new Intl.ListFormat(lang(), { type: "conjunction" }).format(all);
+  } catch {
+    return all.join(", ");
+  }
 }
 
 /** This phone is a cup now: a player with dice, in a game being played. */
