@@ -31,24 +31,26 @@ CONTENT_SECURITY_POLICY = "; ".join(
     ]
 )
 
-#: Features the client does not use. Left at the browser's defaults: vibration (the cup
-#: shakes the phone) and clipboard writes (copying the invitation link), both same-origin.
+#: Features the client does not use are off. Left at the browser's defaults: vibration (the
+#: cup shakes the phone) and clipboard writes (copying the invitation link), both same-origin.
+#: The motion sensors are this origin's only: at a real table a phone shakes its cup by moving.
 PERMISSIONS_POLICY = ", ".join(
-    f"{feature}=()"
-    for feature in (
-        "accelerometer",
-        "camera",
-        "display-capture",
-        "geolocation",
-        "gyroscope",
-        "hid",
-        "magnetometer",
-        "microphone",
-        "midi",
-        "payment",
-        "serial",
-        "usb",
-    )
+    [f"{feature}=(self)" for feature in ("accelerometer", "gyroscope")]
+    + [
+        f"{feature}=()"
+        for feature in (
+            "camera",
+            "display-capture",
+            "geolocation",
+            "hid",
+            "magnetometer",
+            "microphone",
+            "midi",
+            "payment",
+            "serial",
+            "usb",
+        )
+    ]
 )
 
 SECURITY_HEADERS: dict[str, str] = {

@@ -3,9 +3,9 @@
 // A die is <span class="die" data-face="4" role="img" aria-label="4 (cuadra)"> with pip spans;
 // a face-down (hidden) die has class "face-down" and data-face="?". Sizes: add class "mini",
 // "small", "big" or "huge" (CSS variable --die-size). A bid is <span class="bid"
-// data-bid="3x4">3 × [die] cuadras</span>.
+// data-bid="3x4">3 × [die] cuadras</span>; any action of a round, actionNode().
 
-import { faceName, parseBid, t } from "/static/i18n.js";
+import { callWord, faceName, parseBid, parseSaid, t, tNodes } from "/static/i18n.js";
 
 const PIPS = {
   1: [5],
@@ -84,5 +84,22 @@ export function bidNode(bid, { words = true } = {}) {
     span.append(r);
   }
   span.setAttribute("aria-label", `${b.quantity} × ${faceName(b.face, b.quantity !== 1)}`);
+  return span;
+}
+
+/** An action as a round's list shows it: a bid with its die, a bid said aloud at a real table
+ * (marked so), or the word of a call. */
+export function actionNode(action) {
+  if (parseBid(action)) return bidNode(action);
+  const said = parseSaid(action);
+  if (!said) {
+    const word = document.createElement("strong");
+    word.textContent = callWord(action);
+    return word;
+  }
+  const span = document.createElement("span");
+  span.className = "said";
+  const key = said.passed ? "real.said_pass" : "real.said_bid";
+  span.append(tNodes(key, { bid: bidNode(said.bid), word: callWord("pass") }));
   return span;
 }

@@ -183,6 +183,13 @@ export function parseBid(text) {
   return { quantity: Number(m[1]), face: Number(m[2]), reveal };
 }
 
+/** "said 5x3" or "said 5x3 pass", a bid said aloud at a real table (by the player the round's
+ * list names; with "pass": that player passed on it): {bid, passed}, or null. */
+export function parseSaid(text) {
+  const m = /^\s*said\s+(\d+x\d+)(\s+pass)?\s*$/i.exec(String(text ?? ""));
+  return m ? { bid: m[1], passed: !!m[2] } : null;
+}
+
 /** A bid as plain text: "3 × cuadras". */
 export function bidText(bid) {
   const b = typeof bid === "object" && !Array.isArray(bid) && bid !== null ? bid : parseBid(bid);
@@ -196,6 +203,11 @@ export function actionText(action) {
   if (b) {
     const base = bidText(b);
     return b.reveal ? `${base} (${t("reveal.short", { dice: b.reveal.join(", ") })})` : base;
+  }
+  const said = parseSaid(action);
+  if (said) {
+    const key = said.passed ? "real.said_pass" : "real.said_bid";
+    return t(key, { bid: bidText(said.bid), word: callWord("pass") });
   }
   return callWord(action);
 }

@@ -29,6 +29,7 @@
 //   #join-code, #join-code-button   go to /t/<CODE>
 //   #my-tables-list         links a.table-link to tables this browser holds a seat at
 //   the open tables, "Play now" and #create-public, #create-fill-*: see lobby.js
+//   the Real table entry and the form's real-table mode: see realcreate.js
 //   #lang-select, #toast
 
 import "/static/pwa.js";
@@ -36,6 +37,7 @@ import { api, knownTables, saveSeatToken, untilPlayerKnown } from "/static/api.j
 import { dieEl } from "/static/dice.js";
 import { createFields, startLobby } from "/static/lobby.js";
 import { onLangChange, t, wordError } from "/static/i18n.js";
+import { bindRealCreate, realBody, realMode, rememberSeating, renderRealCreate } from "/static/realcreate.js";
 import {
   botLevelLabel,
   groupLabel,
@@ -240,6 +242,7 @@ function renderSeats() {
   select.value = String(state.seats);
   if (state.bots.length > state.seats - 1) state.bots = state.bots.slice(0, state.seats - 1);
   renderBots();
+  renderRealCreate(); // the seating the rules give
 }
 
 function renderBots() {
@@ -297,7 +300,7 @@ async function create(event) {
     return;
   }
   rememberName(name);
-  const body = {
+  const online = {
     name,
     preset: state.preset,
     options: { ...state.overrides },
@@ -308,12 +311,15 @@ async function create(event) {
     hints: $("create-hints").checked,
     ...createFields(), // public or private, and the countdown
   };
+  const real = realMode();
+  const body = real ? realBody(online) : online;
   const button = $("create-button");
   button.disabled = true;
   try {
     await untilPlayerKnown();
     const answer = await api("/api/tables", { method: "POST", body });
     saveSeatToken(answer.code, answer.token);
+    if (real) rememberSeating(answer.code);
     location.assign(answer.url || `/t/${answer.code}`);
   } catch (err) {
     error.textContent = wordError(err);
@@ -415,6 +421,7 @@ async function main() {
     }
   });
   $("create-form").addEventListener("submit", create);
+  bindRealCreate(effectiveRules);
   $("join-code-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const code = $("join-code").value.trim().toUpperCase().replace(/[^A-Z0-9]/g, "");

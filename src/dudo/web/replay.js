@@ -21,9 +21,9 @@
 
 import "/static/pwa.js";
 import { api, ApiError } from "/static/api.js";
-import { bidNode, dieEl, renderDice } from "/static/dice.js";
+import { actionNode, bidNode, dieEl, renderDice } from "/static/dice.js";
 import { checkFairCard, renderFairCard } from "/static/fair.js";
-import { actionText, callWord, onLangChange, parseBid, t, wordError } from "/static/i18n.js";
+import { actionText, onLangChange, parseBid, t, wordError } from "/static/i18n.js";
 import { countsForReveal, narrateEvent } from "/static/narrate.js";
 import { renderReplayChat } from "/static/replaychat.js";
 import { el, startPage } from "/static/ui.js";
@@ -108,7 +108,7 @@ function render() {
     const b = parseBid(frame.action);
     action.append(
       el("span", {}, `${nameOf(frame.player)}:`),
-      b ? bidNode(frame.action) : el("strong", {}, callWord(frame.action)),
+      actionNode(frame.action),
     );
     if (b && b.reveal) action.append(el("span", { class: "muted" }, actionText(frame.action)));
   }

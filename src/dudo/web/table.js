@@ -51,10 +51,14 @@
 //   Chat:    details#chat (beside the feed in a game, after the lobby before one): see chat.js
 //   Feed:    #events > li[data-seq][data-type] (aria-live)
 //   Other:   #toast (server error frames, data-kind), #lang-select
+//   Real:    a real table (table.real not null: every phone a cup): the lobby's invite, QR and
+//            seating in reallobby.js; the cup, its calls and the host's play-on in realplay.js,
+//            realcup.js and realcalls.js
 //
 // The page's parts: tablestate.js (what it knows), tableseats.js (joining, the lobby card,
 // the host's commands), tableview.js (the game, the banners, the feed), tableacts.js (my moves),
-// tablereveal.js (the reveal); this module follows the socket's frames and draws them all.
+// tablereveal.js (the reveal), and at a real table reallobby.js and realplay.js; this module
+// follows the socket's frames and draws them all.
 
 import "/static/pwa.js";
 // First: a player's seat here is taken back before the page reads its seat token.
@@ -74,6 +78,9 @@ import { $, S, inGame, myTurn, send, status, takeTable } from "/static/tablestat
 import { act, bindActs, clearPending, explain, showExplain } from "/static/tableacts.js";
 import { bindReveal, followEvent, renderReveal } from "/static/tablereveal.js";
 import { bindSeats, loadTable, renderJoin, renderLobby } from "/static/tableseats.js";
+import { bindRealLobby, renderRealLobby, startBody } from "/static/reallobby.js";
+import { pickerRefused } from "/static/realcalls.js";
+import { bindReal, renderReal } from "/static/realplay.js";
 import { appendFeed, rebuildFeed, renderBanners, renderGame, tick } from "/static/tableview.js";
 
 // ---------------------------------------------------------------------------- frames
@@ -153,7 +160,7 @@ function onFrame(frame) {
       if (frame.for === "chat" && chatFrame(frame)) break; // shown in the chat panel
       if (frame.for && learnerFrame(frame)) break; // a hint refused: the learner panel's
       clearPending();
-      if (!typedRefused(frame)) toast(wordError(frame), "error");
+      if (!pickerRefused(frame) && !typedRefused(frame)) toast(wordError(frame), "error");
       if (frame.code === "no_table") {
         S.table = null;
         $("table-main").dataset.status = "missing";
@@ -202,6 +209,7 @@ function render() {
 
   renderJoin();
   renderLobby();
+  renderRealLobby();
   for (const id of ["status", "col-players", "col-center", "col-feed"]) $(id).hidden = !game;
   // The feed is useful as soon as there are events, even in the lobby after a game.
   if (game) {
@@ -212,6 +220,7 @@ function render() {
     $("join-panel").after($("lobby"));
   }
   renderBanners();
+  renderReal();
   renderReveal();
   renderTurnCues();
   learnerRender({ table: S.table, view: S.view, game: S.game, seat: S.seat, send });
@@ -247,7 +256,9 @@ function renderTurnCues() {
 // ---------------------------------------------------------------------------- start
 
 function bindControls() {
-  bindSeats({ render, connect });
+  bindSeats({ render, connect, startBody });
+  bindRealLobby();
+  bindReal({ render });
   $("take-back").addEventListener("click", () => {
     if (!send({ type: "take_back" })) toast(t("conn.not_sent"), "error");
   });

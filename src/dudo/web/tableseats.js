@@ -14,7 +14,7 @@ import { $, S, inGame, status, takeTable } from "/static/tablestate.js";
 import { el, rememberName, toast } from "/static/ui.js";
 
 // The page's render and connect, given by bindSeats.
-const page = { render: () => {}, connect: () => {} };
+const page = { render: () => {}, connect: () => {}, startBody: () => undefined };
 
 // ---------------------------------------------------------------------------- rendering
 
@@ -240,10 +240,11 @@ async function copyInvite() {
 }
 
 /** Joining, watching, the invite, the host's commands, Ready and Leave; `render` and `connect`
- *  are the page's. */
-export function bindSeats({ render, connect }) {
+ *  are the page's, `startBody` the body of the host's Start (a real table's seating order). */
+export function bindSeats({ render, connect, startBody }) {
   page.render = render;
   page.connect = connect;
+  if (startBody) page.startBody = startBody;
   $("join-form").addEventListener("submit", join);
   $("watch-button").addEventListener("click", () => {
     connect();
@@ -251,7 +252,7 @@ export function bindSeats({ render, connect }) {
   });
   $("copy-invite").addEventListener("click", copyInvite);
   $("add-bot-button").addEventListener("click", () => hostCall("POST", "/bots", { level: $("bot-level").value }));
-  $("start-button").addEventListener("click", () => hostCall("POST", "/start"));
+  $("start-button").addEventListener("click", () => hostCall("POST", "/start", page.startBody()));
   $("rematch-button").addEventListener("click", () => hostCall("POST", "/rematch"));
   $("ready-button").addEventListener("click", () =>
     hostCall("POST", "/ready", { ready: $("ready-button").dataset.ready !== "true" }),

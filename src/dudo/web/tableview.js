@@ -4,8 +4,8 @@
 // ratingchange.js) and the feed of what happened. It only draws S; the hooks are listed in
 // table.js.
 
-import { bidNode, renderDice } from "/static/dice.js";
-import { actionText, callWord, parseBid, t, tNodes } from "/static/i18n.js";
+import { actionNode, bidNode, renderDice } from "/static/dice.js";
+import { actionText, callWord, t, tNodes } from "/static/i18n.js";
 import { avatar } from "/static/avatar.js";
 import { renderRematch } from "/static/people.js";
 import { renderRatingChanges } from "/static/ratingchange.js";
@@ -172,15 +172,9 @@ function renderStanding() {
   }
   const history = $("history");
   history.replaceChildren(
-    ...(v.round_actions || []).map(([p, action]) => {
-      const b = parseBid(action);
-      return el(
-        "li",
-        { dataset: { player: p, action } },
-        el("span", { class: "who" }, nameOf(p)),
-        b ? bidNode(action) : el("strong", {}, callWord(action)),
-      );
-    }),
+    ...(v.round_actions || []).map(([p, action]) =>
+      el("li", { dataset: { player: p, action } }, el("span", { class: "who" }, nameOf(p)), actionNode(action)),
+    ),
   );
 }
 
