@@ -19,7 +19,7 @@ FUNCTION_LINES = 80
 
 #: Modules over the limit, with the most lines each may have.
 MODULE_CEILINGS = {
-    "dudo/engine/game.py": 1207,
+    "dudo/engine/game.py": 1128,
 }
 
 #: Functions over the limit ("module:qualified name"), with the most lines each may have: none

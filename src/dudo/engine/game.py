@@ -9,7 +9,6 @@ nothing) and returns the events it caused, ``pop()`` undoes the last action, and
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from functools import lru_cache
@@ -57,6 +56,7 @@ from dudo.engine.events import (
     VisibilityChosen,
 )
 from dudo.engine.fromview import replayed_round
+from dudo.engine.refusals import out_of_turn_problem, pass_problem, reveal_problem, spot_on_problem
 from dudo.engine.rules import (
     PRESETS,
     Direction,
@@ -573,7 +573,7 @@ class Game:
                     legal = self._round.table.raise_set(self.raise_context(self.to_move), standing)
                 if action in legal:
                     return None
-                return self._bid_problem(self.to_move, action)  # type: ignore[arg-type]
+                return self.bid_problem(self.to_move, action)  # type: ignore[arg-type]
             if kind is Call and action.by is None and standing is not None and self.passer is None:  # type: ignore[union-attr]
                 return None
         elif phase is _OVER:
@@ -581,7 +581,7 @@ class Game:
         if kind is Spoken:
             return spoken_problem(self, action)  # type: ignore[arg-type]
         if isinstance(action, Call) and action.by is not None and action.by != self.to_move:
-            return self._out_of_turn_problem(action.by)
+            return out_of_turn_problem(self, action.by)
         p = self.to_move
         if self.phase is _CHOOSING:
             if isinstance(action, ObligeChoice):
@@ -595,9 +595,9 @@ class Game:
             return Reason(R.NO_OBLIGE_CHOICE, "there is no open or closed choice to make now")
         bid = self.bid
         if isinstance(action, Bid):
-            return self._bid_problem(p, action)
+            return self.bid_problem(p, action)
         if isinstance(action, RevealBid):
-            return self._reveal_problem(p, action)
+            return reveal_problem(self, p, action)
         if bid is None:
             return Reason(R.OPENER_MUST_BID, f"player {p} opens the round and must bid", player=p)
         if isinstance(action, Call):
@@ -612,12 +612,13 @@ class Game:
                 return Reason(R.NO_PASS_TO_DOUBT, "there is no pass to doubt")
             return None
         if isinstance(action, Pass):
-            return None if self._may_pass(p) else self.pass_problem(p)
+            return None if self._may_pass(p) else pass_problem(self, p)
         if isinstance(action, SpotOn):
-            return None if self._may_spot_on(p) else self._spot_on_problem()
+            return None if self._may_spot_on(p) else spot_on_problem(self)
         return Reason(R.NOT_AN_ACTION, f"{action!r} is not an action", action=repr(action))
 
-    def _bid_problem(self, player: int, bid: Bid) -> Reason | None:
+    def bid_problem(self, player: int, bid: Bid) -> Reason | None:
+        """Why ``player`` may not bid ``bid`` now, or None."""
         found = self.bid_shape_problem(bid)
         if found is not None:
             return found
@@ -647,114 +648,6 @@ class Game:
                 bid=str(bid),
                 count=most,
             )
-        return None
-
-    def _reveal_problem(self, player: int, action: RevealBid) -> Reason | None:
-        if not self.rules.reveal_reroll:
-            return Reason(
-                R.REVEAL_NOT_PLAYED,
-                "reveal-and-reroll is not played under these rules (reveal_reroll=false)",
-            )
-        if self.obliging:
-            return Reason(
-                R.REVEAL_NOT_IN_OBLIGE, "reveal-and-reroll is not allowed in an obliging round"
-            )
-        if self.bid is None:
-            return Reason(
-                R.REVEAL_NOT_ON_OPENING,
-                "reveal-and-reroll is allowed on raises only, not on the opening bid",
-            )
-        found = self._bid_problem(player, action.bid)
-        if found:
-            return found
-        face, reveal = action.bid.face, action.reveal
-        if not reveal:
-            return Reason(R.REVEAL_NONE, "reveal at least one die")
-        wild = self.rules.aces_wild
-        for die in reveal:
-            if die != face and not (wild and die == 1 and face != 1):
-                if wild and face != 1:
-                    return Reason(
-                        R.REVEAL_WRONG_FACE_OR_ACE,
-                        f"a revealed die must show the bid's face {face} or an ace",
-                        face=face,
-                    )
-                return Reason(
-                    R.REVEAL_WRONG_FACE,
-                    f"a revealed die must show the bid's face {face}",
-                    face=face,
-                )
-        hidden = Counter(self.hidden[player])
-        if Counter(reveal) - hidden:
-            return Reason(
-                R.REVEAL_NOT_HELD,
-                f"you do not hold {list(reveal)} among your hidden dice",
-                dice=",".join(map(str, reveal)),
-            )
-        if len(reveal) >= len(self.hidden[player]):
-            return Reason(R.REVEAL_KEEP_ONE, "at least one die must stay hidden")
-        return None
-
-    def pass_problem(self, player: int) -> Reason:
-        """Why ``player`` may not pass (for a player :meth:`problem` refuses a pass)."""
-        rules = self.rules
-        if not rules.pass_hands:
-            return Reason(R.PASS_NOT_PLAYED, "passing is not played under these rules")
-        if self.obliging:
-            return Reason(R.PASS_NOT_IN_OBLIGE, "no passing in an obliging round")
-        if self.active < rules.pass_min_players:
-            least = rules.pass_min_players
-            return Reason(
-                R.PASS_MIN_PLAYERS,
-                f"passing needs at least {least} players in the game",
-                count=least,
-            )
-        if self.passer is not None:
-            return Reason(R.PASS_TWICE, "two passes may not follow each other")
-        return Reason(R.PASS_ONCE_PER_ROUND, "each player passes at most once per round")
-
-    def _spot_on_problem(self) -> Reason:
-        rules = self.rules
-        if not rules.spot_on:
-            return Reason(R.SPOT_ON_NOT_PLAYED, "spot-on is not played under these rules")
-        if self.obliging:
-            return Reason(R.SPOT_ON_NOT_IN_OBLIGE, "no spot-on in an obliging round")
-        if self.active < rules.spot_on_min_players:
-            least = rules.spot_on_min_players
-            return Reason(
-                R.SPOT_ON_MIN_PLAYERS,
-                f"spot-on needs at least {least} players in the game",
-                count=least,
-            )
-        if self.passer is not None:
-            return Reason(
-                R.SPOT_ON_AFTER_PASS, "after a pass you may raise or doubt the pass, not spot-on"
-            )
-        if rules.spot_on_threshold is SpotOnThreshold.MORE_THAN_HALF:
-            return Reason(
-                R.SPOT_ON_MORE_THAN_HALF,
-                "spot-on is allowed only while more than half the starting dice are in play",
-            )
-        return Reason(
-            R.SPOT_ON_HALF_OR_ONE_DIE,
-            "spot-on is allowed only while half the starting dice are in play, or with one die",
-        )
-
-    def _out_of_turn_problem(self, player: int) -> Reason | None:
-        if not isinstance(player, int) or not 0 <= player < self.players:
-            return Reason(R.NO_SUCH_PLAYER, f"there is no player {player!r}", player=repr(player))
-        if not self.rules.cruzado:
-            return Reason(
-                R.CRUZADO_OFF,
-                f"it is player {self.to_move}'s turn; out-of-turn calls need cruzado",
-                player=self.to_move,
-            )
-        if self.counts[player] == 0:
-            return Reason(R.PLAYER_OUT, f"player {player} is out of the game", player=player)
-        if self.phase is not _BIDDING or self.bid is None:
-            return Reason(R.NO_BID_TO_CALL, "there is no bid to call")
-        if player == self.bidder:
-            return Reason(R.OWN_BID, "you may not call your own bid")
         return None
 
     # ----------------------------------------------------------------------- playing

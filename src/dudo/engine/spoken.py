@@ -23,6 +23,7 @@ from dudo.engine.bids import RaiseContext, opening_problem, raise_problem
 from dudo.engine.errors import Reason
 from dudo.engine.errors import ReasonCode as R
 from dudo.engine.events import BidMade, Event, Passed
+from dudo.engine.refusals import pass_problem
 from dudo.engine.rules import ObligeFaceChange, OpenOnAces
 
 if TYPE_CHECKING:
@@ -64,9 +65,9 @@ def spoken_problem(game: Game, action: Spoken) -> Reason | None:
 
 def _pass_problem(game: Game, by: int, bid: Bid) -> Reason | None:
     if not game.round_setup.pass_ok or by in game.passed:
-        return game.pass_problem(by)
+        return pass_problem(game, by)
     if bid == game.bid:  # passed on as entered: the pass itself follows the bid
-        return game.pass_problem(by) if game.passer is not None else None
+        return pass_problem(game, by) if game.passer is not None else None
     return _reached_problem(game, speaker_before(game, by), bid)
 
 

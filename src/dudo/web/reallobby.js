@@ -49,6 +49,7 @@ function renderInvite(tb) {
   const src = `/t/${encodeURIComponent(tb.code)}/qr.svg`;
   if (qr.getAttribute("src") !== src) qr.src = src;
   qr.alt = t("real.qr_alt", { code: tb.code });
+  $("real-screen").href = `/t/${encodeURIComponent(tb.code)}/screen`;
   const link = $("invite-link");
   if (L.invite?.url) {
     link.href = L.invite.url;
