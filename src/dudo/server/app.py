@@ -246,7 +246,9 @@ def _lifespan(
         hall.resume()
         devices.listen(hall)
         app.state.hall = hall
-        app.state.hashing = hashing = Hashing(limits.hash_workers, limits.hash_queue)
+        app.state.hashing = hashing = Hashing(
+            limits.hash_workers, limits.hash_queue, app.state.metrics.hash_jobs.inc
+        )
         app.state.device_uses = devices.DeviceUses()
         hall.spawn(hashing.run(warm_up))
         app.state.lobby = listing = Lobby(hall)

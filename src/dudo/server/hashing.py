@@ -43,10 +43,11 @@ class HashingBusy(RateLimited):
 class Hashing:
     """A pool of ``workers`` threads and a cap of ``queue`` jobs waiting or running."""
 
-    def __init__(self, workers: int, queue: int) -> None:
+    def __init__(self, workers: int, queue: int, done: Callable[[], None] | None = None) -> None:
         self.workers = max(1, workers)
         self.queue = queue
         self.pending = 0
+        self._done = done  # told of each job that ran to its end (the metrics count them)
         self._pool = ThreadPoolExecutor(
             self.workers, thread_name_prefix="dudo-hash", initializer=_yield_to_the_loop
         )
@@ -74,6 +75,8 @@ class Hashing:
 
     def _finished(self) -> None:
         self.pending -= 1
+        if self._done is not None:
+            self._done()
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)

@@ -75,6 +75,11 @@ class Metrics:
             buckets=LATENCY_BUCKETS,
             registry=self.registry,
         )
+        self.hash_jobs = Counter(
+            "dudo_hash_jobs",
+            "Password and sign-in code checks (argon2) the hashing pool ran to their end.",
+            registry=self.registry,
+        )
         self.store_failures = Counter(
             "dudo_store_failures",
             "Database calls that failed (the request was refused, nothing changed).",
