@@ -453,6 +453,8 @@ def see_reveal(game: Game, shots: Shots, before: dict[int, int]) -> None:
     losers = ""
     for phone in game.alive():
         reveal = phone.page.locator("#reveal")
+        # Open again: the last round\'s reveal, dismissed, keeps its attributes.
+        expect(reveal).to_be_visible()
         expect(reveal).to_have_attribute("data-stage", "done")
         count = int(reveal.get_attribute("data-count") or -1)
         expect(phone.page.locator("#reveal-hands .die.counted")).to_have_count(count)

@@ -173,6 +173,8 @@ class FiveTable:
         seen = set()
         for seat in [*self.phones, self.screen]:
             reveal = seat.page.locator("#reveal")
+            # Open again: the last round\'s reveal, dismissed, keeps its attributes.
+            expect(reveal).to_be_visible()
             expect(reveal).to_have_attribute("data-stage", "done")
             seen.add(int(reveal.get_attribute("data-count") or -1))
         assert len(seen) == 1, seen
