@@ -192,6 +192,12 @@ def test_two_browsers_and_a_bot_play_a_full_game(
     expect(bo.locator("#game-over")).to_have_attribute("data-winner", winner or "")
     for page in (ana, bo):
         close_reveal(page)
+        # The game-over panel offers the record of the game its replay link opens, as a file.
+        game = (page.locator("#replay-link").get_attribute("href") or "").rsplit("/", 1)[-1]
+        assert game.isdigit(), game
+        record_link = page.locator("#record-link")
+        expect(record_link).to_be_visible()
+        expect(record_link).to_have_attribute("href", f"/api/games/{game}/record?download=1")
     ana.screenshot(path=str(shots / "game-over-phone.png"), full_page=True)
     bo.screenshot(path=str(shots / "game-over-desktop.png"), full_page=True)
 

@@ -7,6 +7,12 @@
 // ApiError carrying the HTTP status, the server's English `detail`, and the `code` and
 // `params` that i18n.js wordError() words in the page's language.
 
+/** Where a finished game's record downloads as a file, dudo-<id>.json (the server answers it
+ * with Content-Disposition: attachment; the same path without ?download=1 answers inline). */
+export function recordDownload(gameId) {
+  return `/api/games/${encodeURIComponent(gameId)}/record?download=1`;
+}
+
 export class ApiError extends Error {
   constructor(status, detail, code = null, params = {}) {
     super(detail);

@@ -5,11 +5,13 @@
 //   #games-list > li > a.game-link[href="/games/<id>"][data-game=<id>][data-stood-in=true|false]
 //                    (.g-title players, .g-winner, .g-meta: preset, rounds, who a bot played
 //                    for, date)
+//                    + a.game-download[href="/api/games/<id>/record?download=1"] (the record
+//                    as a file, dudo-<id>.json)
 //   #games-empty     shown when there are none
 //   #lang-select, #toast
 
 import "/static/pwa.js";
-import { api } from "/static/api.js";
+import { api, recordDownload } from "/static/api.js";
 import { lang, onLangChange, t } from "/static/i18n.js";
 import { el, startPage } from "/static/ui.js";
 
@@ -54,6 +56,11 @@ function render() {
               .filter(Boolean)
               .join(" · "),
           ),
+        ),
+        el(
+          "a",
+          { class: "button small game-download", href: recordDownload(g.id), dataset: { game: g.id } },
+          t("games.download"),
         ),
       ),
     ),

@@ -18,9 +18,10 @@
 //   #replay-chat      the game's chat up to this step: see replaychat.js
 //   The step is kept in the URL hash (#step=12).
 //   #replay-fair: the fair-dice check (fair.js).
+//   #replay-download  the record as a file (shown once the game is found)
 
 import "/static/pwa.js";
-import { api, ApiError } from "/static/api.js";
+import { api, ApiError, recordDownload } from "/static/api.js";
 import { actionNode, bidNode, dieEl, renderDice } from "/static/dice.js";
 import { checkFairCard, renderFairCard } from "/static/fair.js";
 import { actionText, onLangChange, parseBid, t, wordError } from "/static/i18n.js";
@@ -190,6 +191,8 @@ async function main() {
   deleted = data.record?.meta?.deleted || [];
   const rec = data.record || {};
   $("replay-title").textContent = t("replay.title_game", { id: gameId });
+  $("replay-download").href = recordDownload(gameId);
+  $("replay-download").hidden = false;
   const winner = rec.result?.winner;
   $("replay-info").textContent = [
     names.join(" · "),

@@ -45,8 +45,9 @@
 //            While shown it holds the focus and the page behind is inert (focus.js); closed,
 //            the focus goes to my turn's first control, else its opener, else #events.
 //   Over:    #game-over (data-winner = winner's name), #winner-name, #replay-link
-//            (/games/<id>), #rematch-button (host), #rematch-wait; the people, their score
-//            and Ready/Leave: see people.js. Lobby: #leave-table. Avatars: see avatar.js.
+//            (/games/<id>), #record-link (the record as a file), #rematch-button (host),
+//            #rematch-wait; the people, their score and Ready/Leave: see people.js.
+//            Lobby: #leave-table. Avatars: see avatar.js.
 //   Hints:   #lobby-hints; #learner and #learner-review (in #game-over): see learner.js
 //   Chat:    details#chat (beside the feed in a game, after the lobby before one): see chat.js
 //   Feed:    #events > li[data-seq][data-type] (aria-live)

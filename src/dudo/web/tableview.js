@@ -4,6 +4,7 @@
 // ratingchange.js) and the feed of what happened. It only draws S; the hooks are listed in
 // table.js.
 
+import { recordDownload } from "/static/api.js";
 import { actionNode, bidNode, renderDice } from "/static/dice.js";
 import { actionText, callWord, t, tNodes } from "/static/i18n.js";
 import { avatar } from "/static/avatar.js";
@@ -228,6 +229,7 @@ function renderGameOver() {
   box.dataset.winner = winner;
   $("winner-name").textContent = winner ? t("over.wins", { name: winner }) : "";
   $("replay-link").href = `/games/${S.game}`;
+  $("record-link").href = recordDownload(S.game);
   renderRematch(S.table, S.seat, S.host, status() === "over");
   renderRatingChanges(S.table, S.seat);
 }

@@ -55,13 +55,18 @@ async def _record(hall: Hall, game_id: int) -> dict[str, Any]:
 
 
 @router.get("/api/games/{game_id}/record")
-async def game_record(game_id: int, hall: HallDep) -> Response:
+async def game_record(game_id: int, hall: HallDep, download: bool = False) -> Response:
+    """The record as JSON; with ``?download=1`` the same bytes as a file to save,
+    ``dudo-<id>.json`` (the download links of the pages), and inline without it (programs)."""
+
     def encoded(found: int) -> bytes | None:
         record = hall.store.game_record(found)
         return None if record is None else dumps(record).encode()
 
     # Read and encoded in a worker thread: a crowd downloading records leaves the loop free.
-    return Response(await _finished(hall, game_id, encoded), media_type="application/json")
+    body = await _finished(hall, game_id, encoded)
+    headers = {"Content-Disposition": f'attachment; filename="dudo-{game_id}.json"'}
+    return Response(body, media_type="application/json", headers=headers if download else None)
 
 
 class Replay(NamedTuple):
