@@ -2,7 +2,8 @@
 same bytes as the plain route with ``Content-Disposition: attachment; filename="dudo-<id>.json"``
 (the plain route stays inline, for programs), an unknown game is a 404 either way; in a real
 browser the replay page's and /games' "Download the record" links save that file, and
-``dudo verify`` accepts the file saved."""
+``dudo verify`` accepts the file saved. Screenshots go to ``artifacts/screenshots`` (or
+``$DUDO_SCREENSHOTS``)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typer.testing import CliRunner
 from dudo.cli import app as cli
 
 from .conftest import CHROMIUM, LiveServer, Match, api, play_turns, record_of, words
+from .test_browser import screenshot_dir
 
 #: One die each and no spot-on: a game of a few rounds.
 QUICK = {"dice_per_player": 1, "pass_hands": "none", "spot_on": False}
@@ -54,6 +56,10 @@ def test_the_download_is_the_record_as_an_attachment(shared_server: LiveServer) 
     assert download.headers["content-type"].startswith("application/json")
     assert download.content == inline.content
     assert download.json() == record_of(shared_server, game_id)
+    with api(shared_server) as http:
+        odd = http.get(f"/api/games/{game_id}/record", params={"download": "maybe"})
+    assert odd.status_code == 422 and "must be true or false" in odd.json()["detail"], odd.text
+    assert "content-disposition" not in odd.headers
 
 
 def test_an_unknown_game_has_no_download(shared_server: LiveServer) -> None:
@@ -71,7 +77,7 @@ def test_the_pages_download_links_save_a_record_dudo_verify_accepts(
     browser: Browser, shared_server: LiveServer, tmp_path: Path
 ) -> None:
     game_id = finished_game(shared_server, 6)
-    context = browser.new_context(accept_downloads=True)
+    context = browser.new_context(accept_downloads=True, viewport={"width": 390, "height": 844})
     context.add_init_script("localStorage.setItem('dudo.lang', 'es');")
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -83,6 +89,7 @@ def test_the_pages_download_links_save_a_record_dudo_verify_accepts(
         link = page.locator("#replay-download")
         expect(link).to_be_visible()
         expect(link).to_have_text(words("es")["games.download"])
+        page.screenshot(path=str(screenshot_dir() / "record-download-replay-es-phone.png"))
         with page.expect_download() as caught:
             link.click()
         download = caught.value
@@ -97,6 +104,7 @@ def test_the_pages_download_links_save_a_record_dudo_verify_accepts(
         page.goto(f"{shared_server.url}/games")
         row_link = page.locator(f'a.game-download[data-game="{game_id}"]')
         expect(row_link).to_have_text(words("es")["games.download"])
+        page.screenshot(path=str(screenshot_dir() / "record-download-games-es-phone.png"))
         with page.expect_download() as caught:
             row_link.click()
         assert caught.value.suggested_filename == f"dudo-{game_id}.json"
