@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from dudo.cup import CupCode
 from dudo.engine.errors import NotationCode, ReasonCode
 from dudo.engine.rules import Direction, ObligeFaceChange, PassHand
 from dudo.server.errors import ErrorCode
@@ -192,6 +193,7 @@ def test_every_key_the_terminal_makes_exists() -> None:
     made += [str(d) for d in Direction]
     made += [f"cup_help_{c}" for c in ("roll", "remove", "add", "toggle", "hide", "show")]
     made += [f"cup_help_{c}" for c in ("status", "new", "help", "quit")]
+    made += [f"cup_error_{code}" for code in CupCode]
     assert [key_of(k) for k in made if not has(k)] == []
 
 
