@@ -266,3 +266,11 @@ def test_every_key_the_web_client_asks_for_exists() -> None:
                 missing.append(f"{path.name}: {key}")
     assert asked > 300, asked
     assert not missing, missing
+
+
+def test_every_preset_has_a_name_for_people() -> None:
+    """The web client shows ``preset_name.<id>`` for a preset (the id stays the form's value)."""
+    from dudo.engine.rules import PRESETS
+
+    missing = [name for name in PRESETS if not has(f"preset_name.{name}")]
+    assert not missing, missing
