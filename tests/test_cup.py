@@ -5,13 +5,16 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
+from typer.testing import CliRunner
 
+from dudo.cli import app
 from dudo.cup import MAX_DICE, Cup, CupError
 from dudo.cup.storage import (
     CUP_FILE,
@@ -24,6 +27,7 @@ from dudo.cup.storage import (
 )
 from dudo.engine.errors import DudoError
 from dudo.terminal.cup_screen import ACTIONS, Command, cup_command, parse_command, run_cup
+from dudo.terminal.texts import CATALOGUE
 
 # --- the model -------------------------------------------------------------------------------
 
@@ -519,3 +523,113 @@ def test_cup_command_without_action_is_interactive(home: Path) -> None:
     assert cup_command(None, con, io.StringIO("roll\nremove\n")) == 0
     assert "Lost a die: 4 left." in out.getvalue()
     assert load_cup().count == 4
+
+
+# --- dudo cup --lang ---------------------------------------------------------------------------
+
+# A game at a real table: help, a roll, hide and show, a die lost, two won (one too many), a
+# word the cup does not know, the status, a new game.
+SESSION = "?\nr\nh\nh\n-\n+\n+\nbaile\ns\nn\nq\n"
+
+#: What each language must show (the English is the cup's own, for comparison).
+SAID = {
+    "es": [
+        "Cacho",
+        "Órdenes del cacho",
+        "Tu cacho: 5 dados",
+        "cacho> ",
+        "No puedes añadir un dado: ya tienes el máximo, 5",
+        "No conozco 'baile'.",
+        "ayuda",
+    ],
+    "it": [
+        "Bicchiere",
+        "Comandi del bicchiere",
+        "Il tuo bicchiere: 5 dadi",
+        "bicchiere> ",
+        "Non puoi aggiungere un dado: hai già il massimo, 5",
+        "Non conosco 'baile'.",
+        "aiuto",
+    ],
+}
+
+
+def english_cup_words() -> set[str]:
+    """Words of four letters or more of the cup's English messages that its Spanish and Italian
+    messages never use ("JSON", "dudo cup new" are the same in every language)."""
+
+    def words(lang: str) -> set[str]:
+        cup = [v for k, v in CATALOGUE[lang].items() if k.startswith("terminal.cup_")]
+        return {w for text in cup for w in re.findall(r"[A-Za-z]{4,}", text)}
+
+    return words("en") - words("es") - words("it")
+
+
+def assert_no_cup_english(out: str) -> None:
+    found = sorted(w for w in english_cup_words() if re.search(rf"\b{w}\b", out))
+    assert not found, (found, out)
+
+
+def dudo_cup(home: Path, *args: str, stdin: str = "") -> tuple[int, str]:
+    result = CliRunner().invoke(app, ["cup", *args], input=stdin, env={"DUDO_HOME": str(home)})
+    return result.exit_code, result.output
+
+
+def test_the_english_words_of_the_cup_are_found() -> None:
+    assert {"Hidden", "roll", "damaged"} <= english_cup_words()
+    with pytest.raises(AssertionError):
+        assert_no_cup_english("Lost a die: 4 left.")
+
+
+@pytest.mark.parametrize("lang", ["es", "it"])
+def test_the_interactive_cup_speaks_the_language(tmp_path: Path, lang: str) -> None:
+    code, out = dudo_cup(tmp_path / "casa", "--lang", lang, stdin=SESSION)
+    assert code == 0
+    for said in SAID[lang]:
+        assert said in out, (said, out)
+    assert_no_cup_english(out)
+
+
+@pytest.mark.parametrize("lang", ["es", "it"])
+def test_the_one_shot_cup_speaks_the_language(tmp_path: Path, lang: str) -> None:
+    home = tmp_path / "casa"
+    codes, outputs = [], []
+    for action in ("roll", "remove", "add", "add", "help", "baile", "status", "new"):
+        code, out = dudo_cup(home, action, "--lang", lang)
+        codes.append(code)
+        outputs.append(out)
+    assert codes == [0, 0, 0, 1, 0, 2, 0, 0]
+    assert load_cup(home / CUP_FILE).count == 5
+    said = "".join(outputs)
+    assert_no_cup_english(said)
+    assert ("Tu cacho: 5 dados" if lang == "es" else "Il tuo bicchiere: 5 dadi") in said
+
+
+@pytest.mark.parametrize(
+    ("lang", "damaged", "kept"),
+    [
+        ("es", "está dañado: no es JSON válido (línea 1, columna 1)", "se guarda como"),
+        ("it", "è danneggiato: non è JSON valido (riga 1, colonna 1)", "conservato come"),
+    ],
+)
+def test_a_damaged_cup_file_is_told_in_the_language(
+    tmp_path: Path, lang: str, damaged: str, kept: str
+) -> None:
+    home = tmp_path / "casa"
+    home.mkdir()
+    (home / CUP_FILE).write_text("garbage")
+    code, out = dudo_cup(home, "roll", "--lang", lang)
+    assert code == 1 and damaged in " ".join(out.split()) and "dudo cup new" in out
+    assert_no_cup_english(out)
+    code, out = dudo_cup(home, "--lang", lang, stdin="no\n")
+    assert code == 1 and damaged in " ".join(out.split())
+    assert_no_cup_english(out)
+    code, out = dudo_cup(home, "new", "--lang", lang)
+    assert code == 0 and kept in out
+    assert_no_cup_english(out)
+
+
+def test_an_unknown_language_is_refused(tmp_path: Path) -> None:
+    code, out = dudo_cup(tmp_path / "casa", "--lang", "fr")
+    assert code == 2 and "unknown language 'fr'" in out
+    assert not (tmp_path / "casa" / CUP_FILE).exists()

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from dudo.cup import CupCode
 from dudo.engine.errors import NotationCode, ReasonCode
 from dudo.engine.rules import Direction, ObligeFaceChange, PassHand
 from dudo.server.errors import ErrorCode
@@ -192,6 +193,7 @@ def test_every_key_the_terminal_makes_exists() -> None:
     made += [str(d) for d in Direction]
     made += [f"cup_help_{c}" for c in ("roll", "remove", "add", "toggle", "hide", "show")]
     made += [f"cup_help_{c}" for c in ("status", "new", "help", "quit")]
+    made += [f"cup_error_{code}" for code in CupCode]
     assert [key_of(k) for k in made if not has(k)] == []
 
 
@@ -263,4 +265,12 @@ def test_every_key_the_web_client_asks_for_exists() -> None:
             if not (key in CATALOGUE["en"] or f"{key}_one" in CATALOGUE["en"]):
                 missing.append(f"{path.name}: {key}")
     assert asked > 300, asked
+    assert not missing, missing
+
+
+def test_every_preset_has_a_name_for_people() -> None:
+    """The web client shows ``preset_name.<id>`` for a preset (the id stays the form's value)."""
+    from dudo.engine.rules import PRESETS
+
+    missing = [name for name in PRESETS if not has(f"preset_name.{name}")]
     assert not missing, missing

@@ -155,11 +155,12 @@ def cup(
         str | None,
         typer.Argument(help="roll, remove, add, hide, show, status or new; none: interactive."),
     ] = None,
+    lang: Annotated[str, typer.Option(help="Language of the cup: en, es or it.")] = "en",
 ) -> None:
     """The dice cup for a real table: roll, remove a die, add a die, hide/show."""
     from dudo.terminal.cup_screen import cup_command
 
-    raise typer.Exit(cup_command(action, Console(), sys.stdin))
+    raise typer.Exit(cup_command(action, Console(), sys.stdin, lang=lang))
 
 
 @app.command()

@@ -97,7 +97,7 @@ def test_a_new_public_table_appears_live_and_leaves_when_it_starts(
     listed = page.locator(f'#lobby-list li.lobby-card[data-code="{table["code"]}"]')
     expect(listed).to_be_visible()
     expect(listed.locator(".lobby-host")).to_have_text("Host: Lía")
-    expect(listed.locator(".lobby-preset")).to_have_text("perudo")
+    expect(listed.locator(".lobby-preset")).to_have_text(words("en")["preset_name.perudo"])
     expect(listed.locator(".lobby-seats")).to_contain_text("Seats taken: 2/4")
     expect(listed.locator(".lobby-seats")).to_contain_text("2 free seats")
     expect(listed.locator(".lobby-bots li")).to_have_text([words("en")["bot.hard"]])

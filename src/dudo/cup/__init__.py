@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from enum import StrEnum
+from types import MappingProxyType
 from typing import Any, TypeGuard
 
 from dudo.engine.errors import DudoError
 
-__all__ = ["FACES", "FORMAT", "FORMAT_VERSION", "MAX_DICE", "Cup", "CupError"]
+__all__ = ["FACES", "FORMAT", "FORMAT_VERSION", "MAX_DICE", "Cup", "CupCode", "CupError"]
 
 #: The most dice a cup can hold (docs/rules.md section 5: "never going past five").
 MAX_DICE = 5
@@ -38,8 +41,32 @@ FORMAT_VERSION = 1
 _FIELDS = ("format", "version", "count", "dice", "hidden", "max_dice")
 
 
+class CupCode(StrEnum):
+    """Why a cup operation or a cup file failed, as a stable code a front end words in its own
+    language; the parameters each carries are listed beside it."""
+
+    NO_DICE_TO_ROLL = "no_dice_to_roll"
+    NO_DIE_TO_REMOVE = "no_die_to_remove"
+    CUP_FULL = "cup_full"  # most
+    NOT_A_CUP = "not_a_cup"
+    NOT_JSON = "not_json"  # line, column
+    NOT_UTF8 = "not_utf8"
+    DAMAGED = "damaged"  # path (and the error found inside the file)
+    CANNOT_READ = "cannot_read"  # path, detail
+    CANNOT_SAVE = "cannot_save"  # path, detail
+    CANNOT_RENAME = "cannot_rename"  # path, detail
+
+
 class CupError(DudoError):
-    """An impossible cup operation or a corrupt cup file. The cup is left unchanged."""
+    """An impossible cup operation or a corrupt cup file. The cup is left unchanged.
+
+    The message is English; ``code`` (with ``params``), when set, names the error for a front
+    end to word in its own language (the terminal's ``terminal.cup_error_<code>``)."""
+
+    def __init__(self, message: str, code: CupCode | None = None, **params: int | str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params: Mapping[str, int | str] = MappingProxyType(params)
 
 
 def _is_int(value: object) -> TypeGuard[int]:
@@ -105,13 +132,19 @@ class Cup:
     def roll(self, rng: random.Random) -> Cup:
         """Shake the cup: a new face for every die."""
         if self.out:
-            raise CupError("no dice to roll: you are out of the game (start a new game)")
+            raise CupError(
+                "no dice to roll: you are out of the game (start a new game)",
+                CupCode.NO_DICE_TO_ROLL,
+            )
         return replace(self, dice=tuple(rng.randint(1, 6) for _ in range(self.count)))
 
     def remove_one(self) -> Cup:
         """I lost a die: one die fewer (the last shown die goes). At 0 the player is out."""
         if self.out:
-            raise CupError("no die to remove: you have no dice left and are out of the game")
+            raise CupError(
+                "no die to remove: you have no dice left and are out of the game",
+                CupCode.NO_DIE_TO_REMOVE,
+            )
         return replace(self, count=self.count - 1, dice=self.dice[:-1])
 
     def add_one(self, rng: random.Random) -> Cup:
@@ -121,7 +154,11 @@ class Cup:
         there are no faces, so none is drawn.
         """
         if self.count >= self.max_dice:
-            raise CupError(f"cannot add a die: you already hold the most, {self.max_dice}")
+            raise CupError(
+                f"cannot add a die: you already hold the most, {self.max_dice}",
+                CupCode.CUP_FULL,
+                most=self.max_dice,
+            )
         dice = (*self.dice, rng.randint(1, 6)) if self.rolled else ()
         return replace(self, count=self.count + 1, dice=dice)
 
@@ -156,9 +193,14 @@ class Cup:
     def from_dict(cls, data: object) -> Cup:
         """Read the form written by :meth:`to_dict`; anything else raises :class:`CupError`."""
         if not isinstance(data, dict):
-            raise CupError(f"a cup must be a JSON object, not {type(data).__name__}")
+            raise CupError(
+                f"a cup must be a JSON object, not {type(data).__name__}", CupCode.NOT_A_CUP
+            )
         if data.get("format") != FORMAT:
-            raise CupError(f"not a dice cup: format must be {FORMAT!r}, not {data.get('format')!r}")
+            raise CupError(
+                f"not a dice cup: format must be {FORMAT!r}, not {data.get('format')!r}",
+                CupCode.NOT_A_CUP,
+            )
         if data.get("version") != FORMAT_VERSION:
             raise CupError(
                 f"unsupported cup version {data.get('version')!r} (this program reads "
@@ -183,7 +225,10 @@ class Cup:
             data = json.loads(text)
         except json.JSONDecodeError as err:
             raise CupError(
-                f"not valid JSON ({err.msg} at line {err.lineno} column {err.colno})"
+                f"not valid JSON ({err.msg} at line {err.lineno} column {err.colno})",
+                CupCode.NOT_JSON,
+                line=err.lineno,
+                column=err.colno,
             ) from None
         except (ValueError, RecursionError) as err:  # e.g. a number with too many digits
             raise CupError(f"not valid JSON ({err})") from None

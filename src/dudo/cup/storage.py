@@ -20,7 +20,7 @@ from pathlib import Path
 
 import platformdirs
 
-from dudo.cup import Cup, CupError
+from dudo.cup import Cup, CupCode, CupError
 
 __all__ = [
     "CUP_FILE",
@@ -42,10 +42,14 @@ CUP_FILE = "cup.json"
 class CorruptCupFileError(CupError):
     """The cup file exists but cannot be read as a cup. ``path`` and ``reason`` say why."""
 
-    def __init__(self, path: Path, reason: str) -> None:
-        super().__init__(f"the cup file {path} is damaged: {reason}")
+    def __init__(self, path: Path, reason: str, why: CupError | None = None) -> None:
+        super().__init__(
+            f"the cup file {path} is damaged: {reason}", CupCode.DAMAGED, path=str(path)
+        )
         self.path = path
         self.reason = reason
+        #: The error found inside the file, when it has a code a front end can word.
+        self.why = why
 
 
 def data_dir() -> Path:
@@ -75,15 +79,22 @@ def load_cup(path: Path | None = None) -> Cup:
     except FileNotFoundError:
         return Cup.fresh()
     except OSError as err:
-        raise CupError(f"cannot read the cup file {path}: {err.strerror or err}") from None
+        detail = str(err.strerror or err)
+        raise CupError(
+            f"cannot read the cup file {path}: {detail}",
+            CupCode.CANNOT_READ,
+            path=str(path),
+            detail=detail,
+        ) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise CorruptCupFileError(path, "it is not UTF-8 text") from None
+        not_text = CupError("it is not UTF-8 text", CupCode.NOT_UTF8)
+        raise CorruptCupFileError(path, str(not_text), not_text) from None
     try:
         return Cup.from_json(text)
     except CupError as err:
-        raise CorruptCupFileError(path, str(err)) from None
+        raise CorruptCupFileError(path, str(err), err) from None
 
 
 def save_cup(cup: Cup, path: Path | None = None) -> Path:
@@ -105,7 +116,13 @@ def save_cup(cup: Cup, path: Path | None = None) -> Path:
         os.replace(tmp, path)
         tmp = None
     except OSError as err:
-        raise CupError(f"cannot save the cup to {path}: {err.strerror or err}") from None
+        detail = str(err.strerror or err)
+        raise CupError(
+            f"cannot save the cup to {path}: {detail}",
+            CupCode.CANNOT_SAVE,
+            path=str(path),
+            detail=detail,
+        ) from None
     finally:
         if tmp is not None:
             with contextlib.suppress(OSError):
@@ -126,7 +143,11 @@ def set_aside_corrupt(path: Path | None = None) -> Path:
     try:
         os.replace(path, target)
     except OSError as err:
+        detail = str(err.strerror or err)
         raise CupError(
-            f"cannot rename the damaged cup file {path}: {err.strerror or err}"
+            f"cannot rename the damaged cup file {path}: {detail}",
+            CupCode.CANNOT_RENAME,
+            path=str(path),
+            detail=detail,
         ) from None
     return target

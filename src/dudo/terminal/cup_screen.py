@@ -7,7 +7,7 @@ Italian, case- and accent-insensitive; ``?`` lists them.
 
 The one-shot form performs one of :data:`ACTIONS`, saves and prints the result. What the cup
 says is in the message catalogue (:mod:`dudo.terminal.texts`), in English unless a caller
-gives another ``lang``.
+gives another ``lang`` (``dudo cup --lang es``).
 
 Entry point for the CLI: :func:`cup_command`. It returns the process exit code: 0 done,
 1 the action was impossible or the cup file could not be used, 2 unknown action.
@@ -36,7 +36,7 @@ from dudo.cup.storage import (
     set_aside_corrupt,
 )
 from dudo.terminal.commands import normalize
-from dudo.terminal.texts import counted
+from dudo.terminal.texts import LANGS, counted, has
 from dudo.terminal.texts import text as message
 
 __all__ = [
@@ -57,8 +57,6 @@ InputSource = Iterable[str] | Callable[[], str]
 #: The actions of the one-shot form ``dudo cup ACTION``.
 ACTIONS = ("roll", "remove", "add", "hide", "show", "status", "new")
 
-PROMPT = "cup> "
-
 
 class Command(enum.Enum):
     ROLL = "roll"
@@ -73,22 +71,46 @@ class Command(enum.Enum):
     QUIT = "quit"
 
 
-# English words first, then Spanish and Italian ones. Stored without accents (see
-# _normalize), so "perdí" and "perdi" both match.
-_WORDS: dict[Command, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    Command.ROLL: (("r", "roll", "shake"), ("tirar", "tira", "lanzar", "agitar", "lancia")),
-    Command.REMOVE: (("-", "remove", "lost", "lose"), ("perdi", "quitar", "perso", "togli")),
-    Command.ADD: (("+", "add", "won", "win"), ("gane", "ganar", "anadir", "vinto", "aggiungi")),
-    Command.TOGGLE: (("h", "toggle"), ()),
-    Command.HIDE: (("hide", "cover"), ("ocultar", "tapar", "nascondi", "copri")),
-    Command.SHOW: (("show",), ("mostrar", "ver", "mostra", "vedi")),
-    Command.STATUS: (("s", "status"), ("estado", "stato")),
-    Command.NEW: (("n", "new", "reset"), ("nuevo", "nueva", "nuovo", "nuova")),
-    Command.HELP: (("?", "help"), ("ayuda", "aiuto")),
-    Command.QUIT: (("q", "quit", "exit"), ("salir", "esci")),
+# The words of each command in English, Spanish and Italian (any of them works whatever the
+# display language; the help lists the display language's, the first one naming the action).
+# Matched without accents (see _normalize), so "perdí" and "perdi" both work.
+_WORDS: dict[Command, dict[str, tuple[str, ...]]] = {
+    Command.ROLL: {
+        "en": ("r", "roll", "shake"),
+        "es": ("tirar", "tira", "lanzar", "agitar"),
+        "it": ("lancia",),
+    },
+    Command.REMOVE: {
+        "en": ("-", "remove", "lost", "lose"),
+        "es": ("quitar", "perdí"),
+        "it": ("togli", "perso"),
+    },
+    Command.ADD: {
+        "en": ("+", "add", "won", "win"),
+        "es": ("añadir", "ganar", "gané"),
+        "it": ("aggiungi", "vinto"),
+    },
+    Command.TOGGLE: {"en": ("h", "toggle"), "es": (), "it": ()},
+    Command.HIDE: {
+        "en": ("hide", "cover"),
+        "es": ("tapar", "ocultar"),
+        "it": ("copri", "nascondi"),
+    },
+    Command.SHOW: {"en": ("show",), "es": ("mostrar", "ver"), "it": ("mostra", "vedi")},
+    Command.STATUS: {"en": ("s", "status"), "es": ("estado",), "it": ("stato",)},
+    Command.NEW: {
+        "en": ("n", "new", "reset"),
+        "es": ("nuevo", "nueva"),
+        "it": ("nuovo", "nuova"),
+    },
+    Command.HELP: {"en": ("?", "help"), "es": ("ayuda",), "it": ("aiuto",)},
+    Command.QUIT: {"en": ("q", "quit", "exit"), "es": ("salir",), "it": ("esci",)},
 }
 _LOOKUP: dict[str, Command] = {
-    word: cmd for cmd, (english, others) in _WORDS.items() for word in (*english, *others)
+    normalize(word): cmd
+    for cmd, words in _WORDS.items()
+    for some in words.values()
+    for word in some
 }
 
 # The help lists the commands in this order, each explained by cup_help_<command>.
@@ -123,6 +145,13 @@ _GAP = "  "
 
 # Shared with dudo play's command words, so both screens match words the same way.
 _normalize = normalize
+
+
+def _action_words(lang: str) -> list[str]:
+    """The one-shot actions as the display language names them."""
+    if lang not in LANGS or lang == "en":
+        return list(ACTIONS)
+    return [_WORDS[Command(action)][lang][0] for action in ACTIONS]
 
 
 def parse_command(text: str) -> Command | None:
@@ -186,12 +215,13 @@ def _help(lang: str) -> RenderableType:
     title = message(lang, "cup_help_title")
     table = Table(title=title, title_justify="left", show_header=False, box=None, padding=(0, 1))
     table.add_column(no_wrap=True, style="bold")
-    table.add_column(no_wrap=True)
-    table.add_column(style="dim")  # Spanish and Italian words: the column that may wrap
+    table.add_column()
     for cmd in _HELP_ORDER:
-        english, others = _WORDS[cmd]
-        what = message(lang, f"cup_help_{cmd.value}")
-        table.add_row(" ".join(english), what, " ".join(others))
+        words = _WORDS[cmd]
+        # The one-character keys work in every language; then the display language's words.
+        keys = [w for w in words["en"] if len(w) == 1] if lang in ("es", "it") else []
+        shown = [*keys, *words.get(lang, words["en"])]
+        table.add_row(" ".join(shown), message(lang, f"cup_help_{cmd.value}"))
     return table
 
 
@@ -235,14 +265,26 @@ def _save(console: Console, cup: Cup, path: Path, lang: str) -> bool:
     try:
         save_cup(cup, path)
     except CupError as err:
-        console.print(f"[red]{escape(message(lang, 'cup_warning'))}[/] {escape(str(err))}")
+        warning = message(lang, "cup_warning")
+        console.print(f"[red]{escape(warning)}[/] {escape(_describe(err, lang))}")
         return False
     return True
 
 
-def _error(console: Console, err: CupError) -> None:
-    text = str(err)
-    console.print(f"[yellow]{escape(text[:1].upper() + text[1:])}[/]")
+def _describe(err: CupError, lang: str) -> str:
+    """What went wrong, in ``lang`` (an error without a code keeps the library's English)."""
+    key = f"cup_error_{err.code}"
+    if err.code is None or not has(key):
+        return str(err)
+    fields: dict[str, object] = dict(err.params)
+    if isinstance(err, CorruptCupFileError):
+        fields["detail"] = _describe(err.why, lang) if err.why is not None else err.reason
+    return message(lang, key, **fields)
+
+
+def _error(console: Console, err: CupError, lang: str, style: str = "yellow") -> None:
+    text = _describe(err, lang)
+    console.print(f"[{style}]{escape(text[:1].upper() + text[1:])}[/]")
 
 
 def _reader(console: Console, source: InputSource) -> Callable[[str], str | None]:
@@ -279,7 +321,7 @@ def _open_interactive(
     try:
         return load_cup(path)
     except CorruptCupFileError as err:
-        console.print(f"[red]{escape(str(err))}[/]")
+        _error(console, err, lang, "red")
         answer = read(escape(message(lang, "cup_fresh_ask", name=path.name)))
         if answer is None or _normalize(answer) not in _YES:
             console.print(escape(message(lang, "cup_left_as_is", path=path)))
@@ -287,14 +329,14 @@ def _open_interactive(
         try:
             kept = set_aside_corrupt(path)
         except CupError as rename_err:
-            _error(console, rename_err)
+            _error(console, rename_err, lang)
             return None
         console.print(escape(message(lang, "cup_damaged_kept", path=kept)))
         cup = Cup.fresh()
         _save(console, cup, path, lang)
         return cup
     except CupError as err:
-        _error(console, err)
+        _error(console, err, lang)
         return None
 
 
@@ -321,7 +363,7 @@ def run_cup(
     console.print(f"[bold]{heading}[/]: {keys}")
     console.print(render_cup(cup, console.width, lang))
     saved = True
-    while (line := read(PROMPT)) is not None:
+    while (line := read(escape(message(lang, "cup_prompt")))) is not None:
         cmd = parse_command(line)
         if cmd is None:
             shown = line.strip()
@@ -336,7 +378,7 @@ def run_cup(
         try:
             new, said = _apply(cmd, cup, rng, lang)
         except CupError as err:
-            _error(console, err)
+            _error(console, err, lang)
             continue
         if new != cup:
             cup = new
@@ -367,7 +409,7 @@ def run_cup_action(
     """
     cmd = parse_command(action)
     if cmd is None or cmd is Command.QUIT:
-        actions = ", ".join(ACTIONS)
+        actions = ", ".join(_action_words(lang))
         console.print(
             escape(message(lang, "cup_unknown_action", action=repr(action), actions=actions))
         )
@@ -381,23 +423,23 @@ def run_cup_action(
         cup = load_cup(path)
     except CorruptCupFileError as err:
         if cmd is not Command.NEW:
-            console.print(f"[red]{escape(str(err))}[/]")
+            _error(console, err, lang, "red")
             console.print(escape(message(lang, "cup_run_new")))
             return 1
         try:
             kept = set_aside_corrupt(path)
         except CupError as rename_err:
-            _error(console, rename_err)
+            _error(console, rename_err, lang)
             return 1
         console.print(escape(message(lang, "cup_damaged_file_kept", path=kept)))
         cup = Cup.fresh()
     except CupError as err:
-        _error(console, err)
+        _error(console, err, lang)
         return 1
     try:
         new, said = _apply(cmd, cup, rng, lang)
     except CupError as err:
-        _error(console, err)
+        _error(console, err, lang)
         return 1
     if (new != cup or cmd is Command.NEW) and not _save(console, new, path, lang):
         return 1
@@ -418,7 +460,11 @@ def cup_command(
 ) -> int:
     """``dudo cup [ACTION]``: with no action the interactive cup reading ``stdin`` (default
     ``sys.stdin``), else one action, saying it all in ``lang``. Returns the process exit code
-    (0, 1 or 2)."""
+    (0, 1 or 2, also for an unknown language)."""
+    if lang not in LANGS:
+        unknown = message("en", "unknown_language", lang=repr(lang), languages=", ".join(LANGS))
+        console.print(Text(message("en", "error", error=unknown), style="red"))
+        return 2
     if action is None:
         source = sys.stdin if stdin is None else stdin
         return run_cup(console, source, path=path, rng=rng, lang=lang)

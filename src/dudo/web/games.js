@@ -13,6 +13,7 @@
 import "/static/pwa.js";
 import { api, recordDownload } from "/static/api.js";
 import { lang, onLangChange, t } from "/static/i18n.js";
+import { presetName } from "/static/rules.js";
 import { el, startPage } from "/static/ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -47,7 +48,7 @@ function render() {
             "span",
             { class: "g-meta muted small" },
             [
-              g.preset,
+              presetName(g.preset),
               t("games.rounds", { count: g.rounds ?? 0 }),
               // A game where a bot played for someone is not a plain result of theirs.
               (g.stood_in || []).length ? t("games.stood_in", { names: g.stood_in.join(", ") }) : "",

@@ -44,6 +44,7 @@ import {
   groupOptions,
   optionDescription,
   optionLabel,
+  presetName,
   presetSummary,
   renderRulesList,
   sameValue,
@@ -124,7 +125,7 @@ function setOption(name, value) {
 function renderPresets() {
   const select = $("create-preset");
   select.replaceChildren(
-    ...state.presets.map((p) => el("option", { value: p.name }, p.name)),
+    ...state.presets.map((p) => el("option", { value: p.name }, presetName(p.name))),
   );
   select.value = state.preset;
   $("preset-summary").textContent = presetSummary(presetByName(state.preset));

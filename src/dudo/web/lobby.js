@@ -17,7 +17,7 @@
 
 import { api, saveSeatToken, untilPlayerKnown } from "/static/api.js";
 import { onLangChange, t, wordError } from "/static/i18n.js";
-import { botLevelLabel } from "/static/rules.js";
+import { botLevelLabel, presetName } from "/static/rules.js";
 import { el, fillRememberedName, rememberName, toast } from "/static/ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -92,7 +92,7 @@ function cardEl(card) {
     el(
       "div",
       { class: "lobby-card-head" },
-      el("span", { class: "lobby-preset badge gold" }, card.preset),
+      el("span", { class: "lobby-preset badge gold" }, presetName(card.preset)),
       el("span", { class: "lobby-host" }, t("hall.host", { name: card.host || "—" })),
     ),
     seats,
@@ -104,7 +104,7 @@ function cardEl(card) {
       {
         class: "button primary lobby-join",
         href: `/t/${encodeURIComponent(card.code)}`,
-        "aria-label": t("hall.join_label", { preset: card.preset, name: card.host || "—" }),
+        "aria-label": t("hall.join_label", { preset: presetName(card.preset), name: card.host || "—" }),
       },
       t("hall.join"),
     ),
@@ -226,12 +226,12 @@ function fillPresets(presets, preset) {
   const names = presets.map((p) => p.name);
   const play = $("play-preset");
   const keep = play.value || preset;
-  play.replaceChildren(...names.map((n) => el("option", { value: n }, n)));
+  play.replaceChildren(...names.map((n) => el("option", { value: n }, presetName(n))));
   play.value = names.includes(keep) ? keep : names[0];
   const filter = $("lobby-filter");
   filter.replaceChildren(
     el("option", { value: "" }, t("hall.all_presets")),
-    ...names.map((n) => el("option", { value: n }, n)),
+    ...names.map((n) => el("option", { value: n }, presetName(n))),
   );
   filter.value = feed.filter;
 }

@@ -19,6 +19,7 @@ import { lang, onLangChange, t, wordError } from "/static/i18n.js";
 import { el, startPage } from "/static/ui.js";
 import { countText, dateText, FAMILIES, familyName, profileHref, raterName, ratingText } from "/static/ratings.js";
 import { ratingChart } from "/static/ratingchart.js";
+import { presetName } from "/static/rules.js";
 
 const $ = (id) => document.getElementById(id);
 let profile = null;
@@ -69,7 +70,7 @@ function recentItem(g) {
       el(
         "span",
         { class: "g-meta muted small" },
-        [t("profile.game", { id: g.game }), g.preset, g.rated ? t("profile.rated") : "", g.left_early ? t("profile.left_early") : "", dateText(g.finished)]
+        [t("profile.game", { id: g.game }), presetName(g.preset), g.rated ? t("profile.rated") : "", g.left_early ? t("profile.left_early") : "", dateText(g.finished)]
           .filter(Boolean)
           .join(" · "),
       ),
@@ -92,7 +93,7 @@ function render() {
       el(
         "tr",
         { dataset: { preset: p.preset } },
-        el("td", {}, p.preset),
+        el("td", {}, presetName(p.preset)),
         el("td", { class: "num games" }, countText(p.games)),
         el("td", { class: "num wins" }, countText(p.wins)),
         el("td", { class: "num rate" }, percent(p.wins, p.games)),

@@ -27,6 +27,7 @@ import { checkFairCard, renderFairCard } from "/static/fair.js";
 import { actionText, onLangChange, parseBid, t, wordError } from "/static/i18n.js";
 import { countsForReveal, narrateEvent } from "/static/narrate.js";
 import { renderReplayChat } from "/static/replaychat.js";
+import { presetName } from "/static/rules.js";
 import { el, startPage } from "/static/ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -196,7 +197,7 @@ async function main() {
   const winner = rec.result?.winner;
   $("replay-info").textContent = [
     names.join(" · "),
-    rec.preset || "",
+    presetName(rec.preset),
     winner != null ? t("games.winner", { name: nameOf(winner) }) : "",
     rec.result?.rounds != null ? t("games.rounds", { count: rec.result.rounds }) : "",
     (rec.meta?.stood_in || []).length

@@ -32,6 +32,12 @@ export function presetSummary(preset) {
   return has(`preset.${preset.name}`) ? t(`preset.${preset.name}`) : preset.summary || "";
 }
 
+/** A preset's name for people (``preset_name.<id>``), or its id when the catalogue has none;
+ * the id stays the value a form sends. */
+export function presetName(id) {
+  return id && has(`preset_name.${id}`) ? t(`preset_name.${id}`) : id || "";
+}
+
 export function optionDescription(name) {
   return has(`optdesc.${name}`) ? t(`optdesc.${name}`) : "";
 }

@@ -9,7 +9,7 @@ import { lang, t, wordError } from "/static/i18n.js";
 import { renderFairLine } from "/static/fair.js";
 import { avatar } from "/static/avatar.js";
 import { renderScores } from "/static/people.js";
-import { botLevelLabel, presetSummary, renderRulesList } from "/static/rules.js";
+import { botLevelLabel, presetName, presetSummary, renderRulesList } from "/static/rules.js";
 import { $, S, inGame, status, takeTable } from "/static/tablestate.js";
 import { el, rememberName, toast } from "/static/ui.js";
 
@@ -121,7 +121,7 @@ export function renderLobby() {
     levels.value = S.botLevels.includes(chosen) ? chosen : S.botLevels.includes("easy") ? "easy" : S.botLevels[0];
     levels.dataset.lang = lang();
   }
-  $("rules-preset").textContent = tb.preset;
+  $("rules-preset").textContent = presetName(tb.preset);
   const preset = S.presets?.presets?.find((p) => p.name === tb.preset);
   $("rules-summary-text").textContent = presetSummary(preset);
   renderRulesList(
