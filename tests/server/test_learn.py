@@ -265,6 +265,8 @@ def test_learn_then_a_family_then_the_glossary_on_a_phone(
     expect(entry).to_have_class(re.compile(r"\btarget\b"))
     expect(entry.locator("dd")).to_have_text(text[f"glossary.{anchor}.def"])
     expect(entry).to_be_in_viewport()
+    expect(page.locator("a.learn-tutorial")).to_have_attribute("href", "/tutorial")
+    expect(page.locator("a.learn-play")).to_have_attribute("href", "/#lobby-section")
     page.screenshot(path=str(screenshot_dir() / f"glossary-phone-{lang}.png"))
     problems += check_page(page, lang, f"glossary-phone-{lang}-full")
     page.context.close()

@@ -108,7 +108,14 @@ function countPicture(rules, bid, captionKey = "learn.count.caption") {
       class: "learn-count",
       dataset: { bid: bidText(bid), hands: TABLE_HANDS.map((h) => h.join("")).join(","), count },
     },
-    TABLE_HANDS.map((hand, i) => dice(hand, { size: "small", counted: marks[i] })),
+    TABLE_HANDS.map((hand, i) =>
+      el(
+        "div",
+        { class: "learn-seat" },
+        el("span", { class: "muted small" }, t("learn.player", { n: i + 1 })),
+        dice(hand, { size: "small", counted: marks[i] }),
+      ),
+    ),
     el("figcaption", {}, tNodes(captionKey, { bid: bidNode(bid), count })),
   );
 }
@@ -137,9 +144,14 @@ function links() {
 function steps() {
   const lost = dice([4, 2, 6, 6, 3], { dim: (i) => i === 4 });
   const pictures = [
-    el("div", { class: "learn-pair" }, dice([2, 4, 4, 1, 6]), dice([null, null, null, null, null], { size: "small" })),
+    el(
+      "div",
+      { class: "learn-pair" },
+      el("div", { class: "learn-seat" }, el("span", { class: "muted small" }, t("learn.yours")), dice([2, 4, 4, 1, 6])),
+      el("div", { class: "learn-seat" }, el("span", { class: "muted small" }, t("learn.theirs")), dice([null, null, null, null, null], { size: "small" })),
+    ),
     el("div", { class: "learn-pair" }, bidNode([3, 4])),
-    el("div", { class: "learn-pair" }, bidNode([3, 4]), el("span", { class: "arrow", "aria-hidden": "true" }, "→"), bidNode([4, 4]), el("strong", { class: "learn-call" }, t("learn.word.dudo"))),
+    el("div", { class: "learn-pair" }, bidNode([3, 4]), el("span", { class: "arrow", "aria-hidden": "true" }, "→"), bidNode([4, 4]), el("span", { class: "muted" }, t("learn.or")), el("strong", { class: "learn-call" }, t("learn.word.dudo"))),
     countPicture({ aces_wild: true, wild_needs_natural: false }, [4, 4], "learn.count.step"),
     el("div", { class: "learn-pair" }, lost),
   ];
