@@ -219,7 +219,9 @@ function turn(r) {
 }
 
 function raise(r) {
-  const tries = RAISE_TRIES.map((bid) => [bid, raises(r, [3, 4], bid)]);
+  // In the fixed order the aces have a place of their own: two more tries show it.
+  const bids = r.raise_mode === "index" ? [...RAISE_TRIES, [4, 1], [3, 1]] : RAISE_TRIES;
+  const tries = bids.map((bid) => [bid, raises(r, [3, 4], bid)]);
   const mode = r.raise_mode === "index" ? `index_${r.aces_rank}` : r.raise_mode;
   return section("raise", para(`learn.raise.${mode}`, {}, "raise_mode"), examples([3, 4], tries));
 }
@@ -251,7 +253,8 @@ function aces(r) {
 }
 
 function call(r) {
-  const bid = [4, 5];
+  // A bid the table does not hold (the aces' picture above shows one that holds).
+  const bid = [6, 6];
   const count = countFor(r, TABLE_HANDS, bid[1]);
   const held = count >= bid[0];
   return section(
