@@ -23,6 +23,7 @@ PAGES = (
     "replay.html",
     "ratings.html",
     "profile.html",
+    "watch.html",
 )
 _TOPBAR = re.compile(r"^  <!-- topbar -->\n(?P<items>(?:.*\n)*?)  <!-- /topbar -->\n", re.MULTILINE)
 
@@ -94,6 +95,10 @@ def pages_router() -> APIRouter:
     @router.get("/cup")
     async def cup_page() -> HTMLResponse:
         return page("cup.html")
+
+    @router.get("/watch")
+    async def watch_page() -> HTMLResponse:
+        return page("watch.html")
 
     @router.get("/games")
     async def games_page() -> HTMLResponse:
