@@ -86,12 +86,13 @@ def test_a_rated_game_against_bots_is_a_players_and_listed_to_watch(server: Live
 
 
 def test_bad_requests_for_a_game_against_bots_change_nothing(server: LiveServer) -> None:
-    for body, code in (
+    bodies: tuple[tuple[dict[str, object], str | None], ...] = (
         ({"level": "grandmaster"}, "unknown_level"),
         ({"preset": "chess"}, "unknown_preset"),
         ({"rated": "yes"}, None),
         ({"name": ""}, None),
-    ):
+    )
+    for body, code in bodies:
         answer = play_bots(server, **body)
         assert 400 <= answer.status_code < 500, (body, answer.text)
         assert answer.json()["detail"], "the answer says what was wrong"
