@@ -29,10 +29,12 @@ def new_player(server: LiveServer) -> str:
 
 
 def play_bots(
-    server: LiveServer, headers: dict[str, str] | None = None, **body: object
+    server: LiveServer, body: dict[str, object], key: str | None = None
 ) -> httpx.Response:
+    """POST /api/lobby/bots as Ana (as the player of ``key``, if given)."""
+    headers = {} if key is None else {"authorization": f"Player {key}"}
     with api(server) as http:
-        return http.post("/api/lobby/bots", json={"name": "Ana", **body}, headers=headers or {})
+        return http.post("/api/lobby/bots", json={"name": "Ana", **body}, headers=headers)
 
 
 def start_public_game(server: LiveServer, name: str) -> str:
@@ -46,7 +48,7 @@ def start_public_game(server: LiveServer, name: str) -> str:
 
 
 def test_a_game_against_bots_starts_at_once(server: LiveServer) -> None:
-    answer = play_bots(server, preset="perudo", level="hard")
+    answer = play_bots(server, {"preset": "perudo", "level": "hard"})
     assert answer.status_code == 201, answer.text
     seated = answer.json()
     table = get_table(server, seated["code"])
@@ -63,14 +65,14 @@ def test_a_game_against_bots_starts_at_once(server: LiveServer) -> None:
 
 
 def test_a_rated_game_against_bots_is_a_players_and_listed_to_watch(server: LiveServer) -> None:
-    refused = play_bots(server, level="medium", rated=True)
+    refused = play_bots(server, {"level": "medium", "rated": True})
     assert refused.status_code == 401
     assert refused.json()["code"] == "rated_needs_player"
     key = new_player(server)
-    free_win = play_bots(server, {"authorization": f"Player {key}"}, level="random", rated=True)
+    free_win = play_bots(server, {"level": "random", "rated": True}, key)
     assert free_win.status_code == 400, "a rated game against random bots would be a free win"
     assert free_win.json()["code"] == "rated_bot_level"
-    answer = play_bots(server, {"authorization": f"Player {key}"}, level="medium", rated=True)
+    answer = play_bots(server, {"level": "medium", "rated": True}, key)
     assert answer.status_code == 201, answer.text
     code = answer.json()["code"]
     table = get_table(server, code)
@@ -93,7 +95,7 @@ def test_bad_requests_for_a_game_against_bots_change_nothing(server: LiveServer)
         ({"name": ""}, None),
     )
     for body, code in bodies:
-        answer = play_bots(server, **body)
+        answer = play_bots(server, body)
         assert 400 <= answer.status_code < 500, (body, answer.text)
         assert answer.json()["detail"], "the answer says what was wrong"
         if code is not None:
