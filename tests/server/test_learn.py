@@ -208,7 +208,7 @@ def test_each_family_page_says_what_its_preset_plays(
         assert check_examples(page, rules) >= 7, family
         # The page leads on: the tutorial, a game, the glossary and the other families.
         expect(page.locator("a.learn-tutorial")).to_have_attribute("href", "/tutorial")
-        expect(page.locator("a.learn-play")).to_have_attribute("href", "/#lobby-section")
+        expect(page.locator("a.learn-play")).to_have_attribute("href", "/#play-section")
         expect(page.locator(".learn-others a.learn-family")).to_have_count(len(FAMILIES) - 1)
     page.context.close()
     assert not errors, errors
@@ -266,7 +266,7 @@ def test_learn_then_a_family_then_the_glossary_on_a_phone(
     expect(entry.locator("dd")).to_have_text(text[f"glossary.{anchor}.def"])
     expect(entry).to_be_in_viewport()
     expect(page.locator("a.learn-tutorial")).to_have_attribute("href", "/tutorial")
-    expect(page.locator("a.learn-play")).to_have_attribute("href", "/#lobby-section")
+    expect(page.locator("a.learn-play")).to_have_attribute("href", "/#play-section")
     page.screenshot(path=str(screenshot_dir() / f"glossary-phone-{lang}.png"))
     problems += check_page(page, lang, f"glossary-phone-{lang}-full")
     page.context.close()

@@ -134,7 +134,7 @@ function links() {
     "nav",
     { class: "card learn-links", "aria-label": t("learn.links_label") },
     el("a", { class: "button primary learn-tutorial", href: "/tutorial" }, t("learn.tutorial")),
-    el("a", { class: "button learn-play", href: "/#lobby-section" }, t("learn.play")),
+    el("a", { class: "button learn-play", href: "/#play-section" }, t("learn.play")),
     el("a", { class: "button learn-glossary", href: "/learn/glossary" }, t("learn.glossary")),
   );
 }

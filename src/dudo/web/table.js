@@ -292,7 +292,10 @@ async function main() {
   }
   document.title = pageTitle();
   fillRememberedName($("join-name"));
-  S.presets = await api("/api/presets").catch(() => null);
+  // The presets and the table are asked for together: a game against bots starts at once.
+  const presets = api("/api/presets").catch(() => null);
+  const table = S.token ? null : loadTable();
+  S.presets = await presets;
   if (Array.isArray(S.presets?.bot_levels) && S.presets.bot_levels.length) S.botLevels = S.presets.bot_levels;
   if (S.token) {
     connect();
@@ -301,7 +304,10 @@ async function main() {
     render();
     return;
   }
-  if (await loadTable()) render();
+  if (!(await table)) return;
+  // Opened from the list of games being played (/t/CODE?watch): watch at once.
+  if (new URLSearchParams(location.search).has("watch")) connect();
+  render();
 }
 
 startPage(main);

@@ -33,7 +33,7 @@ export function renderJoin() {
   $("join-closed").textContent = st === "playing" ? t("join.started") : t("join.full");
   $("join-info").textContent = t("join.info", {
     code: S.table.code,
-    preset: S.table.preset,
+    preset: presetName(S.table.preset),
     open,
     count: open, // "1 posto libero", "2 posti liberi"
     seats: S.table.seats.length,

@@ -25,6 +25,7 @@ PAGES = (
     "profile.html",
     "learn.html",
     "glossary.html",
+    "watch.html",
 )
 #: Pages whose top-bar link is another page's: the glossary is part of learning the game.
 _NAV_OF = {"glossary.html": "/learn"}
@@ -96,6 +97,10 @@ def pages_router() -> APIRouter:
     @router.get("/cup")
     async def cup_page() -> HTMLResponse:
         return page("cup.html")
+
+    @router.get("/watch")
+    async def watch_page() -> HTMLResponse:
+        return page("watch.html")
 
     @router.get("/games")
     async def games_page() -> HTMLResponse:
