@@ -10,7 +10,8 @@
 //   Lobby:   #lobby, #table-code, #invite-link (full URL), #copy-invite,
 //            #seat-list > li[data-seat][data-kind=human|bot|open] with
 //            button.remove-seat[data-seat] (host only), #host-controls, #bot-level,
-//            #add-bot-button, #start-button, #lobby-wait, #rules-list (dt/dd[data-option])
+//            #add-bot-button, #start-button, #lobby-wait, #rules-details (folded on a
+//            phone, open on a desktop) with #rules-list (dt/dd[data-option]) and #rules-house-count
 //            In a game the lobby card moves into <details id="table-details">.
 //   Game:    #players > li[data-player][data-to-move][data-me][data-out] (.pname, .pcount
 //            .num = dice count, .pdice = dice this viewer sees of that player),
