@@ -62,7 +62,7 @@ export function rememberSeating(code) {
 /** Show the create form (folded away until asked for) in real-table mode or not. */
 export function openCreate(inReal) {
   setRealMode(inReal);
-  $("create-section").hidden = false;
+  $("create-section").classList.remove("folded");
   $("create-open").setAttribute("aria-expanded", "true");
   $("create-section").scrollIntoView({ block: "start" });
   $("create-name").focus({ preventScroll: true });
