@@ -46,14 +46,16 @@ class Position:
 @dataclass(frozen=True, slots=True)
 class Answer:
     """What the coach says: the ``verdict`` on the move tried (None when none was), the
-    engine's ``reason`` for an illegal one, the key of the coach's words and their
-    parameters, and the lesson's position after it."""
+    engine's ``reason`` for an illegal one, the key of the coach's words for the step now
+    and their parameters, the key of why the step wants another move (``note``, for a
+    verdict of :attr:`Verdict.OTHER`), and the lesson's position after it."""
 
     verdict: Verdict | None
     reason: Reason | None
     say: str
     params: tuple[tuple[str, str], ...]
     position: Position
+    note: str | None = None
 
 
 def replay(lesson: Lesson, moves: Sequence[Action]) -> Position:
@@ -110,7 +112,7 @@ def attempt(lesson: Lesson, moves: Sequence[Action], tried: Action | None = None
     if why is not None:
         return Answer(Verdict.ILLEGAL, why, step.say, step.params, position)
     if tried != step.expect:
-        return Answer(Verdict.OTHER, None, step.other, step.params, position)
+        return Answer(Verdict.OTHER, None, step.say, step.params, position, step.other)
     return _standing(lesson, replay(lesson, [*moves, tried]), Verdict.RIGHT)
 
 

@@ -1,6 +1,7 @@
 """The tutorial's lessons, one per family of rules: what each round deals, what the bots
 play and what the learner is asked to do. The coach's words are catalogue keys
-(``learn.<lesson>.<step>``, in web/i18n); a bid in their parameters is in the notation."""
+(``learn.<lesson>.<step>``, in web/i18n). Their parameters are bids in the notation
+(``bid`` is the one the step asks for) and, for a call, ``call``: the call asked for."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ DUDO = Lesson(
         _step("dudo", "raise", Bid(4, 3), bid="4x3", standing="3x4"),
         BotMove(_ANA, Bid(2, 1)),
         BotMove(_BRUNO, Bid(5, 3)),
-        _step("dudo", "call", CALL, aces="2x1", bid="5x3"),
+        _step("dudo", "call", CALL, aces="2x1", standing="5x3", call="call"),
         # Round 2: Bruno is down to one die and obliges, in an open round.
         BotMove(_BRUNO, OPEN),
         BotMove(_BRUNO, Bid(2, 5)),
@@ -48,12 +49,12 @@ DUDO = Lesson(
         # Round 3: Calzo, exactly right.
         BotMove(_ANA, Bid(3, 4)),
         BotMove(_BRUNO, Bid(4, 4)),
-        _step("dudo", "spot_on", SPOT_ON, bid="4x4"),
+        _step("dudo", "spot_on", SPOT_ON, standing="4x4", call="spot-on"),
         # Round 4: a full house, and Paso.
         _step("dudo", "open_again", Bid(2, 5), bid="2x5"),
         BotMove(_ANA, Bid(3, 5)),
         BotMove(_BRUNO, Bid(3, 6)),
-        _step("dudo", "pass", PASS, bid="3x6"),
+        _step("dudo", "pass", PASS, standing="3x6", call="pass"),
         BotMove(_ANA, DOUBT_PASS),
     ),
     title="learn.dudo.title",
@@ -78,9 +79,9 @@ PERUDO = Lesson(
         _step("perudo", "from_aces", Bid(5, 2), bid="5x2", aces="2x1"),
         BotMove(_ANA, Bid(6, 2)),
         BotMove(_BRUNO, Bid(7, 2)),
-        _step("perudo", "call", CALL, bid="7x2"),
+        _step("perudo", "call", CALL, standing="7x2", call="call"),
         BotMove(_BRUNO, Bid(4, 3)),
-        _step("perudo", "spot_on", SPOT_ON, bid="4x3"),
+        _step("perudo", "spot_on", SPOT_ON, standing="4x3", call="spot-on"),
     ),
     title="learn.perudo.title",
     end="learn.perudo.end",

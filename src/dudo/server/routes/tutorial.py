@@ -41,13 +41,7 @@ async def lessons() -> dict[str, Any]:
 
 @router.post("/api/tutorial/{name}")
 async def coach(name: str, body: TutorialMove) -> dict[str, Any]:
-    found = lesson(name)
-    if found is None:
-        raise Refused(
-            ErrorCode.NOT_FOUND,
-            f"there is no lesson {name[:40]!r}; lessons are: {', '.join(LESSONS)}",
-            404,
-        )
+    found = lesson_named(name)
     steps = len(found.steps)
     if len(body.moves) > steps:
         raise Refused(
@@ -65,6 +59,19 @@ async def coach(name: str, body: TutorialMove) -> dict[str, Any]:
     return _answer_json(found, answer)
 
 
+def lesson_named(name: str) -> Lesson:
+    """The lesson called ``name``; a 404 if there is none."""
+    found = lesson(name)
+    if found is None:
+        raise Refused(
+            ErrorCode.NOT_FOUND,
+            f"there is no lesson {name[:40]!r}; lessons are: {', '.join(LESSONS)}",
+            404,
+            lesson=name,
+        )
+    return found
+
+
 def _read(text: str, where: str) -> Action:
     try:
         return parse_action(text)
@@ -73,12 +80,20 @@ def _read(text: str, where: str) -> Action:
 
 
 def _summary(one: Lesson) -> dict[str, Any]:
+    rules = one.rules
+    # The calls these rules have (a lesson shows no button for a move its game lacks).
+    calls = ["call"]
+    if rules.spot_on:
+        calls.append("spot-on")
+    if rules.pass_enabled:
+        calls += ["pass", "doubt-pass"]
     return {
         "name": one.name,
         "preset": one.preset,
         "title": one.title,
         "steps": len(one.steps),
         "bots": list(one.bots),
+        "calls": calls,
     }
 
 
@@ -97,6 +112,7 @@ def _answer_json(one: Lesson, answer: Answer) -> dict[str, Any]:
         "verdict": None if answer.verdict is None else str(answer.verdict),
         "reason": None if answer.reason is None else reason_json(answer.reason),
         "coach": {"key": answer.say, "params": dict(answer.params)},
+        "note": answer.note,
         "moves": accepted,
         "learner": LEARNER,
         "view": view_json(game.view(LEARNER), names, list(range(game.players)), len(game.history)),
