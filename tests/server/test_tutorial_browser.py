@@ -68,9 +68,12 @@ class Learner:
         self.page.screenshot(path=str(screenshot_dir() / f"tutorial-{name}.png"))
 
     def controls_on_screen(self) -> None:
-        """Every control of the move is on the first screen: nothing to scroll to."""
+        """Every control of the move is on the first screen: nothing to scroll to, up, down
+        or sideways."""
         assert self.page.evaluate("window.scrollY") == 0
-        height = self.page.viewport_size["height"] if self.page.viewport_size else 0
+        size = self.page.viewport_size or {"width": 0, "height": 0}
+        assert self.page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        height = size["height"]
         for box in self.page.locator("#learn-moves button:visible").all():
             found = box.bounding_box()
             assert found is not None and found["y"] + found["height"] <= height, found

@@ -87,7 +87,29 @@ PERUDO = Lesson(
     end="learn.perudo.end",
 )
 
-LESSONS: dict[str, Lesson] = {one.name: one for one in (DUDO, PERUDO)}
+#: Classic Liar's Dice: bids in one fixed order with the aces lowest, any face may open, and a
+#: call is the only other move (no Calzo, no Paso, no obliging round).
+LIARS_DICE = Lesson(
+    name="liars-dice",
+    preset="liars-dice",
+    bots=("Ana", "Bruno"),
+    dice=(5, 5, 5),
+    start_total=15,
+    rounds=(((1, 1, 4, 4, 6), (2, 3, 3, 5, 6), (1, 2, 4, 5, 6)),),
+    script=(
+        _step("liars-dice", "open", Bid(2, 1), bid="2x1"),
+        BotMove(_ANA, Bid(2, 5)),
+        BotMove(_BRUNO, Bid(3, 4)),
+        _step("liars-dice", "raise", Bid(4, 4), bid="4x4", standing="3x4"),
+        BotMove(_ANA, Bid(5, 4)),
+        BotMove(_BRUNO, Bid(7, 4)),
+        _step("liars-dice", "call", CALL, standing="7x4", call="call"),
+    ),
+    title="learn.liars-dice.title",
+    end="learn.liars-dice.end",
+)
+
+LESSONS: dict[str, Lesson] = {one.name: one for one in (DUDO, PERUDO, LIARS_DICE)}
 
 
 def lesson(name: str) -> Lesson | None:
