@@ -4,9 +4,9 @@ says, reading the page as a person does (the bid the coach names, the words of t
 says to tap) and tapping by visible text or role. On the way it makes one move the game
 refuses (the engine's reason shows, and nothing changes) and one legal move the step does
 not ask for (the coach says why it wants the other). The controls stay on the first screen
-at every step. Screenshots of the key steps go to the screenshot folder
-(``tutorial-{step}-phone-{es,it}.png``), and one of a lesson on a desktop in English
-(``tutorial-desktop-en.png``)."""
+at every step, and axe-core finds nothing serious on the way. Screenshots of the key steps
+go to the screenshot folder (``tutorial-{step}-phone-{es,it}.png``), and one of a lesson on a
+desktop in English (``tutorial-desktop-en.png``)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, expect
 
 from .conftest import CHROMIUM, LiveServer, words
+from .test_accessibility import serious_problems
 from .test_browser import PHONE, screenshot_dir
 
 pytestmark = pytest.mark.skipif(
@@ -124,6 +125,7 @@ class Learner:
         expect(reveal.locator(".die.counted").first).to_be_visible()
         if shot:
             self.shot(shot)
+            assert serious_problems(self.page) == []
         reveal.get_by_role("button", name=self.words["reveal.dismiss"], exact=True).click()
         expect(reveal).to_be_hidden()
 
@@ -167,6 +169,7 @@ def play_the_dudo_lesson(learner: Learner) -> None:
     page = learner.page
     page.goto(learner.server.url + "/tutorial")
     lesson = page.get_by_role("link", name=re.compile(re.escape(learner.words["learn.dudo.title"])))
+    assert serious_problems(page) == []
     lesson.click()
     expect(learner.main).to_have_attribute("data-state", "playing")
     lang = learner.lang
@@ -180,6 +183,7 @@ def play_the_dudo_lesson(learner: Learner) -> None:
         if step == 3:
             refused_move(learner)
             learner.shot(f"refused-phone-{lang}")
+            assert serious_problems(page) == []
         learner.follow()
         names = {0: "bid-answer", 2: "dudo-reveal", 4: "calzo-reveal", 6: "paso-reveal"}
         learner.close_reveal(f"{names[step]}-phone-{lang}" if step in names else None)
