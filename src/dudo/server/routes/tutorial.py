@@ -10,7 +10,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
 from dudo.engine import Action, NotationError
-from dudo.learn import LEARNER, LESSONS, Answer, Lesson, LessonError, attempt, lesson
+from dudo.learn import LEARNER, LESSONS, Answer, Lesson, LessonError, Verdict, attempt, lesson
 from dudo.notation import parse_action
 from dudo.server.errors import ErrorCode, Refused, reason_json
 from dudo.server.wire import event_json, view_json
@@ -102,7 +102,8 @@ def _answer_json(one: Lesson, answer: Answer) -> dict[str, Any]:
     game = position.game
     accepted = [str(a) for p, a in game.history if p == LEARNER]
     # What is new to the learner: their move and the bots' answers, unless nothing changed.
-    new = [] if answer.verdict in ("illegal", "other") else game.events[position.seen :]
+    unchanged = answer.verdict in (Verdict.ILLEGAL, Verdict.OTHER)
+    new = [] if unchanged else game.events[position.seen :]
     first = len(game.events) - len(new)
     names = ["", *one.bots]
     return {
