@@ -212,6 +212,10 @@ def test_the_perudo_lesson_on_a_desktop_in_english(
     expect(learner.main).to_have_attribute("data-state", "playing")
     # Perudo has no Paso: no button for it.
     expect(page.get_by_role("button", name=learner.words["act.pass"])).to_have_count(0)
+    # A call cannot open a round: the engine's reason, about "you".
+    page.get_by_role("button", name=learner.words["act.call"]).click()
+    reason = learner.words["reason.opener_must_bid_you"]
+    expect(page.locator("#coach-note")).to_have_text(learner.word("learn.refused", reason=reason))
     learner.follow()
     learner.shot("desktop-en")
     while learner.main.get_attribute("data-state") == "playing":

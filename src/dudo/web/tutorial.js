@@ -18,7 +18,7 @@
 import "/static/pwa.js";
 import { api } from "/static/api.js";
 import { actionNode, bidNode, dieEl, renderDice } from "/static/dice.js";
-import { bidText, faceName, onLangChange, parseBid, t, tNodes, wordError, wordReason } from "/static/i18n.js";
+import { bidText, faceName, has, onLangChange, parseBid, t, tNodes, wordError, wordReason } from "/static/i18n.js";
 import { countsForReveal, handName, narrateEvent } from "/static/narrate.js";
 import { el, startPage, toast } from "/static/ui.js";
 
@@ -156,10 +156,22 @@ function render() {
   renderReveal();
 }
 
+/** The engine's reason for a refused move: about the learner in its "you" form, about a bot
+ * with the bot's name (the engine names players by number). */
+function refusal(reason) {
+  const params = { ...(reason?.params || {}) };
+  if (Number.isInteger(params.player)) {
+    const you = `reason.${reason.code}_you`;
+    if (params.player === L.answer.learner && has(you)) return t(you);
+    params.player = nameOf(params.player);
+  }
+  return wordReason({ ...reason, params });
+}
+
 function renderNote(a) {
   const note = $("coach-note");
   note.dataset.verdict = a.verdict || "";
-  if (a.verdict === "illegal") note.replaceChildren(t("learn.refused", { reason: wordReason(a.reason) }));
+  if (a.verdict === "illegal") note.replaceChildren(t("learn.refused", { reason: refusal(a.reason) }));
   else if (a.verdict === "other") note.replaceChildren(coachWords(a.note, a.coach.params));
   else if (a.verdict === "right") note.replaceChildren(t("learn.well_done"));
   note.hidden = !a.verdict;
