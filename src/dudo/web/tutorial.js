@@ -142,7 +142,8 @@ function render() {
   main.dataset.step = String(a.step);
   $("lessons").hidden = true;
   $("coach").hidden = false;
-  $("learn-table").hidden = false;
+  // Once the lesson is over the next round's dice mean nothing: only the coach and the way on.
+  $("learn-table").hidden = a.done;
   $("coach-heading").textContent = t(lesson.title);
   $("coach-step").textContent = t("learn.step", { n: Math.min(a.step + 1, a.steps), count: a.steps });
   $("coach-text").replaceChildren(coachWords(a.coach.key, a.coach.params));
