@@ -153,6 +153,7 @@ def test_a_rated_table_made_with_the_form_is_rated_everywhere(
     text = words(lang)
     ana = pages.open(server.url + "/", lang=lang, viewport=viewport, name="Ana")
     expect(ana.locator("#you-button-name")).not_to_be_empty()  # the browser's player is made
+    ana.click("#create-open")
     ana.check("#create-hints")
     ana.check("#create-rated")
     # Rated means public and no hints: the form sets both and holds them.

@@ -77,7 +77,7 @@ def open_index(browser: Browser, server: LiveServer, lang: str) -> Page:
     context.add_init_script(f"localStorage.setItem('dudo.lang', {json.dumps(lang)});")
     page = context.new_page()
     page.set_default_timeout(15_000)
-    page.goto(server.url + "/")
+    page.goto(server.url + "/#create-section")
     expect(page.locator("html")).to_have_attribute("lang", lang)
     expect(page.locator("#house-rules-editor .option-row").first).to_be_attached()
     return page

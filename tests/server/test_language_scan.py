@@ -188,6 +188,7 @@ def test_no_english_reaches_a_spanish_or_italian_page(scan: Scan) -> None:
 
     start = scan.page(PHONE)
     start.goto(server.url + "/")
+    start.click("#create-open")
     expect(start.locator("#create-button")).to_be_visible()
     scan.check(start, "start")
 

@@ -413,6 +413,7 @@ def test_the_create_form_offers_hints_and_the_table_keeps_them(
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.goto(shared_server.url + "/")
+    page.click("#create-open")
     box = page.get_by_label(said["create.hints"])
     expect(box).not_to_be_checked()  # off unless chosen
     expect(page.locator("#create-hints-help")).to_have_text(said["create.hints_help"])

@@ -135,7 +135,11 @@ def test_the_feed_shows_a_table_arriving_filling_and_leaving(shared_server: Live
         other = second["code"]
         watcher.until(lambda cards: other in cards, "the second table")
         host_post(shared_server, other, "start", second["token"])
-        watcher.until(lambda cards: other not in cards, "the started table leaving")
+        # A public game being played stays listed, as a game to watch.
+        cards = watcher.until(
+            lambda cards: cards.get(other, {}).get("status") == "playing", "the game to watch"
+        )
+        assert [p["dice"] for p in cards[other]["players"]] == [5, 5]
 
         private = new_table(shared_server)["code"]
         join(shared_server, private, "Cy")
@@ -219,7 +223,10 @@ def test_the_countdown_fills_the_seats_with_bots_and_starts(shared_server: LiveS
         assert deadline is not None and cards[code]["fill_level"] == "medium"
         assert 0 < deadline / 1000 - time.time() <= 2.5
         join(shared_server, code, "Bo")
-        watcher.until(lambda cards: code not in cards, "the table leaving once it starts")
+        watcher.until(
+            lambda cards: cards.get(code, {}).get("status") == "playing",
+            "the table listed as a game to watch once it starts",
+        )
         started = get_table(shared_server, code)
         assert started["status"] == "playing"
         assert started["fill_deadline"] is None

@@ -50,6 +50,7 @@ def test_the_first_page_names_the_presets_in_its_language(
     assert len(set(names)) == len(names)  # each preset told apart
     card = new_table(server, name="Lía", public=True, seats=4, preset="liars-dice")
     page = open_page(browser, server.url + "/", lang)
+    page.click("#create-open")
     for select in ("#create-preset", "#play-preset"):
         options = page.locator(f"{select} option")
         expect(options).to_have_text(names)

@@ -286,7 +286,7 @@ def test_the_installed_app_started_offline_opens_on_the_cup(
     page.set_default_timeout(15_000)
     watch(page, errors, offline)
     page.goto(start)
-    expect(page.locator("#create-button")).to_be_visible()
+    expect(page.locator("#play-bots")).to_be_visible()
     assert worker_ready(page, "!!r.active")
 
     offline[0] = True
@@ -306,6 +306,6 @@ def test_the_installed_app_started_offline_opens_on_the_cup(
     offline[0] = False
     page.goto(start)
     assert page.url == start
-    expect(page.locator("#create-button")).to_be_visible()
+    expect(page.locator("#play-bots")).to_be_visible()
     assert not errors, "\n".join(errors)
     context.close()

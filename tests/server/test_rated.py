@@ -11,7 +11,6 @@ import re
 import time
 from typing import Any
 
-import pytest
 from playwright.sync_api import Browser, expect
 
 from dudo.records import replay
@@ -122,7 +121,9 @@ def test_a_rated_game_rates_its_players_and_bots_once(
     table = get_table(server, code)
     with api(server) as http:
         record = http.get(f"/api/games/{table['game']}/record").json()
-        board = {r["rater"]: r for r in http.get("/api/ratings/dudo").json()["ratings"]}
+        board = {
+            r["rater"]: r for r in http.get("/api/ratings/dudo?provisional=1").json()["ratings"]
+        }
         anas = http.get(f"/api/players/{ana['id']}/ratings").json()["ratings"]
         export = http.get("/api/players/me/export", headers=as_player(ana["key"])).json()
     assert record["meta"]["rated"] == "dudo"
@@ -138,16 +139,23 @@ def test_a_rated_game_rates_its_players_and_bots_once(
     assert export["ratings"][0]["family"] == "dudo" and export["ratings"][0]["games"] == 1
     (game,) = export["games"]
     assert game["place"] == history["place"] and game["rated"] == "dudo"
-    # The table says how each rated seat's rating moved: from the new rater's 0 to the board's.
+    # The table says how each rated seat's rating moved: from the new rater's 1500 to the
+    # board's, still provisional after one game; the two easy bots' seats move together as
+    # their level.
     changes = table["rating_changes"]
     assert changes["family"] == "dudo"
     by_seat = {c["seat"]: c for c in changes["seats"]}
     assert set(by_seat) == {s["seat"] for s in table["seats"] if s["kind"] != "open"}
-    assert by_seat[0]["before"] == 0 and by_seat[0]["after"] == round(board[ana["id"]]["rating"], 2)
+    assert by_seat[0]["before"] == 1500 and by_seat[0]["after"] == board[ana["id"]]["rating"]
+    assert by_seat[0]["provisional"] is True and by_seat[0]["level"] is None
+    easy = [c for c in changes["seats"] if c["level"] == "easy"]
+    assert len(easy) == 2 and easy[0]["after"] == easy[1]["after"] == board["bot:easy"]["rating"]
     # A restart stores nothing again: the ratings are as they were, and the table still says so.
     server.restart()
     with api(server) as http:
-        again = {r["rater"]: r for r in http.get("/api/ratings/dudo").json()["ratings"]}
+        again = {
+            r["rater"]: r for r in http.get("/api/ratings/dudo?provisional=1").json()["ratings"]
+        }
     assert again == board
     assert get_table(server, code)["rating_changes"] == changes
 
@@ -164,11 +172,24 @@ def test_a_rated_game_rates_its_players_and_bots_once(
     expect(box.locator("h3")).to_have_text(words("es")["over.ratings"].replace("{family}", "Dudo"))
     mine = box.locator("li.rating-change").first
     expect(mine).to_have_class(re.compile(r"\bme\b"))
-    shown = mine.locator(".rating-after").inner_text()
-    assert float(shown.replace(",", ".").replace("\u2212", "-")) == pytest.approx(
-        board[ana["id"]]["rating"], abs=0.05
-    ), shown
-    expect(box.locator("li.rating-change")).to_have_count(len(by_seat))
+    # The new rating in whole points, with its provisional "?" (explained to screen readers).
+    expect(mine.locator(".rating-after")).to_have_text(
+        re.compile(rf"^{board[ana['id']]['rating']}\?")
+    )
+    expect(mine.locator(".provisional-mark")).to_have_attribute(
+        "title", words("es")["ratings.provisional_other"].replace("{n}", "10")
+    )
+    delta = board[ana["id"]]["rating"] - 1500
+    expect(mine.locator(".rating-delta")).to_have_text(re.compile(rf"^[+\-\u2212]?{abs(delta)}$"))
+    # One row per rater: the two easy bots are one row, the level's, naming both its seats.
+    expect(box.locator("li.rating-change")).to_have_count(len(by_seat) - 1)
+    level = box.locator('li.rating-change[data-level="easy"]')
+    expect(level).to_have_count(1)
+    expect(level).to_have_attribute("data-seats", " ".join(str(c["seat"]) for c in easy))
+    expect(level.locator(".rating-name")).to_have_text(words("es")["bot.easy"])
+    expect(level.locator(".rating-level")).to_have_text(
+        words("es")["over.rating_level_other"].replace("{n}", "2")
+    )
     expect(box.locator("#rating-board-link")).to_have_attribute("href", "/ratings/dudo")
     if page.locator("#reveal").is_visible():  # the last round's dice first: closed
         page.click("#reveal-dismiss")
@@ -275,7 +296,9 @@ def test_an_account_that_never_plays_is_not_rated_and_rates_nobody(
         table = get_table(server, code)
         with api(server) as http:
             record = http.get(f"/api/games/{table['game']}/record").json()
-            board = {r["rater"] for r in http.get("/api/ratings/dudo").json()["ratings"]}
+            board = {
+                r["rater"] for r in http.get("/api/ratings/dudo?provisional=1").json()["ratings"]
+            }
             bos = http.get("/api/players/me/export", headers=as_player(bo["key"])).json()
         assert record["meta"]["rated"] == "dudo"
         assert bos["ratings"] == [], "Bo never played: no rating"

@@ -115,7 +115,7 @@ def retrying(player: Player) -> None:
 def snapshot(server: LiveServer, game: RatedGame) -> Json:
     """What the API says of the ratings: the Dudo leaderboard and each rater's own ratings."""
     with api(server) as http:
-        board = http.get("/api/ratings/dudo").json()["ratings"]
+        board = http.get("/api/ratings/dudo?provisional=1").json()["ratings"]
         own = {r: http.get(f"/api/players/{r}/ratings").json()["ratings"] for r in game.raters}
     return {"board": {r["rater"]: r for r in board}, "own": own}
 

@@ -6,10 +6,11 @@ play), then a server is started on that database. The profile JSON must count ex
 games (on SQLite and PostgreSQL), refuse whoever is nobody with a 404, and hold nothing private;
 a rated game really played on the server shows in its player's profile. In Chromium (phone in
 es and it, desktop in en; dark and light themes) the leaderboard shows the API's rows in its
-order with its ratings, the profile page shows the profile's numbers, one chart point per rated
-game, links to replays and opponents; axe-core finds nothing serious, no English shows on a
-Spanish or Italian page, and screenshots go to ``artifacts/screenshots`` (``ratings-*``,
-``profile-*``)."""
+order with its ratings (people with a provisional rating only once "Show provisional players"
+is ticked, each rating with its "?"), the profile page shows the profile's numbers, one chart
+point per rated game, links to replays and opponents; axe-core finds nothing serious, no
+English shows on a Spanish or Italian page, and screenshots go to ``artifacts/screenshots``
+(``ratings-*``, ``profile-*``)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ import sqlalchemy as sa
 from playwright.sync_api import Browser, Page, expect
 
 from dudo.records import replay
+from dudo.server import ratings
 from dudo.server.routes.ratings import profile_json
 from dudo.server.storage import Place, Store
 
@@ -137,8 +139,10 @@ def check_anas_profile(profile: Json, ids: list[int]) -> None:
     assert [h["game"] for h in perudo["history"]] == ids[:4]
     assert [h["place"] for h in perudo["history"]] == [1, 3, 1, 2]
     for h in perudo["history"]:
-        assert h["rating"] == pytest.approx(h["mu_after"] - 3 * h["sigma_after"])
+        assert h["rating"] == ratings.shown(h["mu_after"])
     assert perudo["rating"] == perudo["history"][-1]["rating"]
+    assert perudo["provisional"] is True, "four rated games: provisional"
+    assert profile["provisional_games"] == ratings.PROVISIONAL_GAMES
 
 
 def test_a_profile_counts_exactly_the_finished_games(db_url: str) -> None:
@@ -266,10 +270,13 @@ pytestmark_browser = pytest.mark.skipif(
 )
 
 
-def number(value: float, lang: str, decimals: int) -> str:
-    """A number as Intl writes it in en, es and it (the values here are under 1000)."""
-    text = f"{value:.{decimals}f}"
-    return text if lang == "en" else text.replace(".", ",")
+def rating_text(entry: Json, text: dict[str, str]) -> str:
+    """A rating as a page writes it: the whole number, and for a provisional one its "?" with
+    the words a screen reader hears instead (a visually hidden span)."""
+    if not entry["provisional"]:
+        return str(entry["rating"])
+    games = str(ratings.PROVISIONAL_GAMES)
+    return f"{entry['rating']}? ({text['ratings.provisional_other'].replace('{n}', games)})"
 
 
 def percent(part: int, whole: int, lang: str) -> str:
@@ -311,13 +318,31 @@ def check_page(page: Page, lang: str, name: str) -> list[str]:
     return found
 
 
-def check_leaderboard(page: Page, server: LiveServer, family: str, lang: str) -> None:
+def check_leaderboard(
+    page: Page, server: LiveServer, family: str, lang: str, provisional: bool = False
+) -> None:
+    """The page shows the API's leaderboard: without ``provisional``, the one that leaves
+    people with a provisional rating out, saying how many it left out."""
     text = words(lang)
     main = page.locator("main#ratings-main")
     expect(main).to_have_attribute("data-state", "ready")
     expect(main).to_have_attribute("data-family", family)
     with api(server) as http:
-        board = http.get(f"/api/ratings/{family}").json()["ratings"]
+        answer = http.get(f"/api/ratings/{family}", params={"provisional": int(provisional)})
+    board = answer.json()["ratings"]
+    hidden = answer.json()["hidden"]
+    expect(main).to_have_attribute("data-hidden", str(hidden))
+    expect(page.locator("#show-provisional")).to_be_checked(checked=provisional)
+    note = page.locator("#provisional-hidden")
+    if hidden:
+        key = "ratings.hidden_one" if hidden == 1 else "ratings.hidden_other"
+        expect(note).to_have_text(text[key].replace("{n}", str(hidden)))
+    else:
+        expect(note).to_be_hidden()
+    assert provisional or not any(r["provisional"] and r["name"] for r in board)
+    expect(page.locator("#provisional-legend")).to_be_visible(
+        visible=any(r["provisional"] for r in board)
+    )
     rows = page.locator("#ratings-rows tr.rating-row")
     expect(rows).to_have_count(len(board))
     expect(page.locator(f'a.family-tab[data-family="{family}"]')).to_have_attribute(
@@ -327,7 +352,8 @@ def check_leaderboard(page: Page, server: LiveServer, family: str, lang: str) ->
         row = rows.nth(index)
         expect(row).to_have_attribute("data-rater", entry["rater"])
         expect(row.locator("td.rank")).to_have_text(str(index + 1))
-        expect(row.locator("td.rating")).to_have_text(number(entry["rating"], lang, 1))
+        expect(row.locator("td.rating")).to_have_text(rating_text(entry, text))
+        expect(row).to_have_attribute("data-provisional", "1" if entry["provisional"] else "0")
         expect(row.locator("td.games")).to_have_text(str(entry["games"]))
         link = row.locator("td.name a")
         expect(link).to_have_text(rater_name(entry["rater"], entry["name"], text))
@@ -360,24 +386,23 @@ def check_profile(page: Page, server: LiveServer, rater: str, lang: str) -> Json
     expect(families).to_have_count(len(profile["ratings"]))
     for family, rating in profile["ratings"].items():
         section = page.locator(f'section.family-rating[data-family="{family}"]')
-        expect(section.locator(".family-rating-value")).to_have_text(
-            number(rating["rating"], lang, 1)
-        )
+        expect(section.locator(".family-rating-value")).to_have_text(rating_text(rating, text))
+        expect(section.locator(".provisional-note")).to_be_visible(visible=rating["provisional"])
         history = rating["history"]
         chart = section.locator("svg[role='img']")
         expect(section.locator("circle.chart-point")).to_have_count(len(history))
         expect(section.locator(".sr-only table tbody tr")).to_have_count(len(history))
         label = chart.get_attribute("aria-label") or ""
-        assert number(history[-1]["rating"], lang, 1) in label, label
-        assert number(history[0]["rating"], lang, 1) in label or len(history) == 1, label
+        assert str(history[-1]["rating"]) in label, label
+        assert str(history[0]["rating"]) in label or len(history) == 1, label
         assert chart.locator("title").text_content() == label
         shown = [
-            float(v or "nan")
+            int(v)
             for v in section.locator("circle.chart-point").evaluate_all(
                 "(cs) => cs.map((c) => c.dataset.rating)"
             )
         ]
-        assert shown == [round(h["rating"], 1) for h in history]
+        assert shown == [h["rating"] for h in history]
     recent = page.locator("#profile-recent a.game-link")
     expect(recent).to_have_count(len(profile["recent"]))
     assert recent.evaluate_all("(as) => as.map((a) => a.getAttribute('href'))") == [
@@ -417,17 +442,21 @@ def test_the_leaderboard_and_profile_pages_match_the_api(
     page.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
     problems: list[str] = []
 
-    # The start page links the leaderboard; the top bar does on every page.
+    # The top bar links the leaderboard on every page.
     page.goto(server.url + "/")
-    page.click('#more-section a[href="/ratings"]')
+    page.click('.topbar nav a[href="/ratings"]')
     check_leaderboard(page, server, "dudo", lang)
     expect(page.locator('.topbar nav a[href="/ratings"]')).to_have_attribute("aria-current", "page")
     page.goto(server.url + "/ratings/perudo")
     check_leaderboard(page, server, "perudo", lang)
+    # Everyone here has a provisional rating: shown once asked, and the choice is kept.
+    page.check("#show-provisional")
+    page.wait_for_url("**/ratings/perudo?provisional=1")
+    check_leaderboard(page, server, "perudo", lang, provisional=True)
     problems += check_page(page, lang, f"ratings-{lang}-{size}-{scheme}")
     page.click('a.family-tab[data-family="cacho"]')
-    page.wait_for_url("**/ratings/cacho")
-    check_leaderboard(page, server, "cacho", lang)
+    page.wait_for_url("**/ratings/cacho?provisional=1")
+    check_leaderboard(page, server, "cacho", lang, provisional=True)
     # A family nobody was rated in yet.
     page.goto(server.url + "/ratings/liars-dice")
     expect(page.locator("#ratings-empty")).to_have_text(
@@ -437,7 +466,7 @@ def test_the_leaderboard_and_profile_pages_match_the_api(
     problems += check_page(page, lang, f"ratings-empty-{lang}-{size}-{scheme}")
 
     # Ana's profile, reached from the leaderboard.
-    page.goto(server.url + "/ratings/perudo")
+    page.goto(server.url + "/ratings/perudo?provisional=1")
     page.locator(f'tr[data-rater="{ANA}"] td.name a').click()
     page.wait_for_url(f"**/players/{ANA}")
     profile = check_profile(page, server, ANA, lang)
@@ -487,6 +516,57 @@ def test_the_leaderboard_and_profile_pages_match_the_api(
     expect(page.locator("#profile-ratings-heading")).to_have_text(
         words(other)["profile.ratings_heading"]
     )
+    page.context.close()
+    assert not problems, "\n".join(problems)
+    assert not errors, errors
+
+
+@pytestmark_browser
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_provisional_ratings_are_marked_and_hidden_until_asked_on_a_phone(
+    browser: Browser, site: tuple[LiveServer, list[int]], lang: str
+) -> None:
+    """Everyone here has fewer than ten rated games. The leaderboard lists the bot levels and
+    says how many people it hides; ticked, it lists them too, each rating on the 1500 scale
+    with its "?" (its meaning as a title, and written under the list); Ana's profile shows the
+    mark with its meaning written out, a tooltip being out of reach on a phone."""
+    server, _ = site
+    text = words(lang)
+    meaning = text["ratings.provisional_other"].replace("{n}", str(ratings.PROVISIONAL_GAMES))
+    page = open_context(browser, lang, PHONE, "light")
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
+    page.goto(server.url + "/ratings/perudo")
+    check_leaderboard(page, server, "perudo", lang)
+    expect(page.locator(f'tr[data-rater="{ANA}"]')).to_have_count(0)
+    expect(page.locator('tr[data-rater="bot:hard"]')).to_have_count(1)
+    expect(page.locator("#provisional-hidden")).to_be_visible()
+    page.screenshot(path=str(screenshot_dir() / f"ratings-provisional-hidden-phone-{lang}.png"))
+    page.get_by_label(text["ratings.show_provisional"]).check()
+    page.wait_for_url("**/ratings/perudo?provisional=1")
+    check_leaderboard(page, server, "perudo", lang, provisional=True)
+    ana = page.locator(f'tr[data-rater="{ANA}"]')
+    mark = ana.locator("td.rating .provisional-mark")
+    expect(mark).to_have_text("?")
+    expect(mark).to_have_attribute("title", meaning)
+    expect(page.locator("#provisional-legend")).to_have_text(f"? {meaning}")
+    shown = page.locator("#ratings-rows tr").evaluate_all(
+        "(rows) => rows.map((r) => Number(r.dataset.rating))"
+    )
+    assert shown == sorted(shown, reverse=True) and min(shown) >= ratings.SHOWN_FLOOR, shown
+    assert all(1000 < value < 2000 for value in shown), "a few games from 1500"
+    problems = check_page(page, lang, f"ratings-provisional-phone-{lang}")
+
+    ana.locator("td.name a").click()
+    page.wait_for_url(f"**/players/{ANA}")
+    check_profile(page, server, ANA, lang)
+    perudo = page.locator('section.family-rating[data-family="perudo"]')
+    expect(perudo).to_have_attribute("data-provisional", "1")
+    expect(perudo.locator(".family-rating-value .provisional-mark")).to_have_attribute(
+        "title", meaning
+    )
+    expect(perudo.locator(".provisional-note")).to_have_text(f"? {meaning}")
+    problems += check_page(page, lang, f"profile-provisional-phone-{lang}")
     page.context.close()
     assert not problems, "\n".join(problems)
     assert not errors, errors

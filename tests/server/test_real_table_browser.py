@@ -192,7 +192,7 @@ def test_the_first_page_opens_a_real_table_seated_by_roll(
     host = Phone(browser, "Ana", "es", {})
     page = host.page
     page.goto(shared_server.url + "/")
-    expect(page.locator("#real-heading")).to_have_text(text_of("es", "index.real_heading"))
+    expect(page.locator("#real-start")).to_have_text(text_of("es", "index.real_button"))
     shots.take(host, "start", both=True)
     page.tap("#real-start")
     expect(page.locator("#create-form")).to_have_attribute("data-mode", "real")

@@ -19,7 +19,7 @@ import sqlalchemy as sa
 
 from dudo.cup import Cup
 from dudo.records import replay
-from dudo.server.storage import ActionWrite, Store, StoredSeat
+from dudo.server.storage import ActionWrite, RatingChange, Store, StoredSeat
 from dudo.server.wire import event_json
 
 from .conftest import (
@@ -230,7 +230,7 @@ class FaultyStore(Store):
         self._fault("save_seat")
         super().save_seat(code, seat, *args)
 
-    def finish_game(self, *args: Any) -> dict[int, tuple[float, float]]:
+    def finish_game(self, *args: Any) -> dict[int, RatingChange]:
         self._fault("finish_game")
         time.sleep(self.finish_seconds)
         return super().finish_game(*args)

@@ -178,9 +178,10 @@ def test_every_page_at_each_size_language_and_theme(
     main = page.locator("main#table-main")
 
     page.goto(url + "/")
-    expect(page.locator("#rules-summary dt").first).to_be_visible()
+    expect(page.locator("#bots-level option").first).to_be_attached()
     expect(page.locator("#my-tables-list a")).to_have_count(len(seats))
-    shoot(page, "index", size, lang, scheme, heading("#create-heading", lang, "create.heading"))
+    expect(page.locator("#my-tables-list .my-table-status").first).not_to_be_empty()
+    shoot(page, "index", size, lang, scheme, heading("#play-heading", lang, "play.heading"))
 
     page.goto(f"{url}/t/{tables.lobby['code']}")
     expect(main).to_have_attribute("data-status", "lobby")

@@ -1,5 +1,6 @@
-"""The lobby: the open public tables as cards, kept up to date for everyone watching, and
-"Play now", which seats a person at the fullest waiting public table of a preset or opens one.
+"""The lobby: the open public tables and the public games in progress as cards, kept up to date
+for everyone watching; "Play now", which seats a person at the fullest waiting public table of a
+preset or opens one; and a game against bots at once.
 
 A card says only what the table's own page shows anyone who has its code (preset, seats, the
 bots' levels, the host's name, the countdown): private tables are never listed. Changes are
@@ -47,6 +48,9 @@ DEBOUNCE_SECONDS = 0.1
 PLAY_NOW_SEATS = 4
 #: The countdown of a table "Play now" opens, unless the request chooses another.
 PLAY_NOW_FILL_SECONDS = 60
+#: The turn timer of a rated game against bots: a player who walks away cannot hold their
+#: rating still (an unrated game waits for its player as long as they like).
+BOTS_RATED_TURN_SECONDS = 60
 #: Several processes: the Redis hash of every listed card, and the lock "Play now" takes.
 CARDS_KEY = "dudo:lobby"
 PLAY_NOW_LOCK = "dudo:play-now"
@@ -58,8 +62,9 @@ class Watcher(Protocol):
     def send(self, text: str) -> None: ...
 
 
-def listed(table: Table) -> bool:
-    """Shown in the lobby: public, waiting for its first game, a person seated and a seat free."""
+def waiting(table: Table) -> bool:
+    """A table someone may sit at from the lobby: public, waiting for its first game, a person
+    seated and a seat free."""
     return (
         table.public
         and table.status is TableStatus.LOBBY
@@ -68,14 +73,26 @@ def listed(table: Table) -> bool:
     )
 
 
+def watchable(table: Table) -> bool:
+    """A game anyone may watch from the lobby: a public table whose game is being played."""
+    return table.public and table.status is TableStatus.PLAYING and table.play.game is not None
+
+
+def listed(table: Table) -> bool:
+    """Shown in the lobby: a table waiting for players, or a public game in progress."""
+    return waiting(table) or watchable(table)
+
+
 def card(table: Table) -> dict[str, Any]:
-    """What the lobby shows of a listed table."""
+    """What the lobby shows of a listed table: a waiting table's seats, or the players and
+    dice of a game in progress (``status`` says which)."""
+    if table.status is TableStatus.PLAYING:
+        return live_card(table)
     seats = table.seats
     host = seats[table.host].name if table.host is not None else None
-    base = PRESETS.get(table.preset)
-    changed = 0 if base is None else len(table.rules.differences(base))
     return {
         "code": table.code,
+        "status": "waiting",
         "preset": table.preset,
         "seats": len(seats),
         "taken": sum(s.kind is not SeatKind.OPEN for s in seats),
@@ -83,13 +100,47 @@ def card(table: Table) -> dict[str, Any]:
         "humans": sum(s.kind is SeatKind.HUMAN for s in seats),
         "bots": [s.level for s in seats if s.kind is SeatKind.BOT],
         "host": host,
-        "house_rules": changed,
+        "house_rules": house_rules(table),
         "hints": table.settings.hints,
         "rated": table.settings.rated,
         "turn_seconds": table.settings.turn_seconds,
         "fill_deadline": None if table.fill_at is None else int(table.fill_at * 1000),
         "fill_level": table.settings.fill_level if table.fill_at is not None else None,
     }
+
+
+def live_card(table: Table) -> dict[str, Any]:
+    """What the lobby shows of a game in progress: who plays and the dice each holds, from the
+    engine's public part of the moment (what every spectator sees), and the round."""
+    game = table.play.game
+    assert game is not None
+    public = game.public_part()
+    players = []
+    for player, dice in enumerate(public.dice_counts):
+        seat = table.seats[table.play.players[player]]
+        players.append(
+            {
+                "name": table.play.name_of(player),
+                "dice": dice,
+                "bot": seat.level if seat.kind is SeatKind.BOT else None,
+            }
+        )
+    return {
+        "code": table.code,
+        "status": "playing",
+        "preset": table.preset,
+        "players": players,
+        "round": public.round_number,
+        "game": table.play.game_number,
+        "house_rules": house_rules(table),
+        "rated": table.settings.rated,
+    }
+
+
+def house_rules(table: Table) -> int:
+    """How many options of the table differ from its preset's."""
+    base = PRESETS.get(table.preset)
+    return 0 if base is None else len(table.rules.differences(base))
 
 
 class Lobby:
@@ -199,16 +250,21 @@ class Lobby:
         for watcher in list(self.watchers):
             watcher.send(text)
 
-    def listing(self, preset: str | None = None) -> list[dict[str, Any]]:
-        """The listed cards (of one preset, if given): fullest first, then the longest
-        waiting. Changes still gathered go out first, so a request sees every change made
-        before it."""
+    def listing(self, preset: str | None = None, status: str | None = None) -> list[dict[str, Any]]:
+        """The listed cards (of one preset and one status, if given): fullest first, then the
+        longest listed. Changes still gathered go out first, so a request sees every change
+        made before it."""
         if self._flush is not None:
             self._flush.cancel()
             self.flush()
-        cards = [c for c in self.cards.values() if preset is None or c["preset"] == preset]
+        cards = [
+            c
+            for c in self.cards.values()
+            if (preset is None or c["preset"] == preset)
+            and (status is None or c.get("status") == status)
+        ]
         order = {code: i for i, code in enumerate(self.cards)}
-        return sorted(cards, key=lambda c: (-c["taken"], order[c["code"]]))
+        return sorted(cards, key=lambda c: (-c.get("taken", 0), order[c["code"]]))
 
     def snapshot(self) -> str:
         tables = self.listing()  # first: it sends the gathered changes, and counts a version
@@ -255,12 +311,14 @@ class Lobby:
         async with self.lock, self._site_lock():
             order = {code: i for i, code in enumerate(self.cards)}
             local = {
-                t.code: t for t in self.hall.tables.values() if t.preset == preset and listed(t)
+                t.code: t for t in self.hall.tables.values() if t.preset == preset and waiting(t)
             }
             elsewhere = {
                 code: c
                 for code, c in self.cards.items()
-                if c["preset"] == preset and code not in self.hall.tables
+                if c["preset"] == preset
+                and c.get("status") == "waiting"
+                and code not in self.hall.tables
             }
             taken = {
                 code: sum(s.kind is not SeatKind.OPEN for s in t.seats) for code, t in local.items()
@@ -297,6 +355,39 @@ class Lobby:
                 display, preset, {}, settings, [], public=True, player=player
             )
             return table.code, 0, token, True
+
+    async def play_bots(
+        self,
+        name: object,
+        preset: str,
+        level: str,
+        rated: bool,
+        on_create: Callable[[], None],
+        player: PlayerKey | None = None,
+    ) -> tuple[str, str]:
+        """A game against bots of ``level`` that starts at once: a table of the preset's usual
+        number of seats, the person in the first and bots in the others (the table's code and
+        the seat's token). A rated one is public, so its game is listed to watch, and has a
+        turn timer so it cannot stall; an unrated one is private and waits for the player."""
+        display = clean_name(name)
+        rules = table_rules(preset, {})
+        seats = PLAY_NOW_SEATS
+        if rules.max_players is not None:
+            seats = min(seats, rules.max_players)
+        seats = max(seats, rules.min_players, MIN_SEATS)
+        settings = Settings(
+            seats=seats,
+            turn_seconds=BOTS_RATED_TURN_SECONDS if rated else 0,
+            grace_seconds=30,
+            bot_seconds=max(Settings.bot_seconds, self.hall.limits.min_bot_seconds),
+            rated=rated,
+        )
+        on_create()
+        table, token = await self.hall.create(
+            display, preset, {}, settings, [level] * (seats - 1), public=rated, player=player
+        )
+        await table.start()
+        return table.code, token
 
     @contextlib.asynccontextmanager
     async def _site_lock(self) -> AsyncIterator[None]:

@@ -1,5 +1,7 @@
-"""Ratings: which rule family a preset belongs to, and the openskill (Plackett–Luce) update of
-one finished game. Storage applies the update in the transaction that stores the result."""
+"""Ratings: which rule family a preset belongs to, the openskill (Plackett–Luce) update of one
+finished game, and the number people are shown for a rating (:func:`shown`, on a lichess-like
+scale where a new rater is 1500) with its provisional mark (:func:`provisional`). Storage
+applies the update in the transaction that stores the result."""
 
 from __future__ import annotations
 
@@ -26,9 +28,37 @@ def default() -> tuple[float, float]:
     return r.mu, r.sigma
 
 
-def ordinal(mu: float, sigma: float) -> float:
-    """The conservative rating shown to people (mu minus three sigma)."""
-    return mu - 3 * sigma
+_MU0 = _MODEL.rating().mu
+_SIGMA0 = _MODEL.rating().sigma
+
+#: The shown scale: a new rater shows 1500, and a new rater's sigma (25/3) spans 350 points,
+#: the deviation Glicko gives a new player, so each point of mu is 42 shown points.
+SHOWN_START = 1500
+SHOWN_PER_MU = 350 / _SIGMA0
+#: The lowest number shown: a rating is never negative, nor a silly handful of points.
+SHOWN_FLOOR = 100
+#: A rating is provisional (shown with "?") until this many rated games in its family. A count,
+#: not sigma: openskill's sigma falls slowly in games of many players (still about 210 shown
+#: points after 30 four-player games), so a deviation threshold would keep almost everyone
+#: provisional, and "fewer than 10 rated games" is a rule a person can check.
+PROVISIONAL_GAMES = 10
+
+
+def shown(mu: float) -> int:
+    """The rating people see, from openskill's mu: 1500 + 42 (mu - 25), a whole number, never
+    below :data:`SHOWN_FLOOR`. Monotone in mu, so ordering by mu orders by what is shown."""
+    return max(SHOWN_FLOOR, round(SHOWN_START + SHOWN_PER_MU * (mu - _MU0)))
+
+
+def deviation(sigma: float) -> int:
+    """Openskill's sigma on the shown scale (a new rater's is 350, Glicko's start)."""
+    return round(SHOWN_PER_MU * sigma)
+
+
+def provisional(games: int) -> bool:
+    """Whether a rating with this many rated games in its family is still provisional (the
+    same rule for people and bot levels: a level's first games say as little as anyone's)."""
+    return games < PROVISIONAL_GAMES
 
 
 def rater(kind: object, level: object, player_id: object) -> str | None:

@@ -134,6 +134,8 @@ export function seatToken(code) {
 export function saveSeatToken(code, token) {
   try {
     localStorage.setItem(`dudo.seat.${code}`, token);
+    // When this browser sat down there ("Your tables" on the first page shows it).
+    localStorage.setItem(`dudo.seated.${code}`, new Date().toISOString());
   } catch {
     /* private mode: the seat lasts this page only */
   }
@@ -142,8 +144,20 @@ export function saveSeatToken(code, token) {
 export function forgetSeatToken(code) {
   try {
     localStorage.removeItem(`dudo.seat.${code}`);
+    localStorage.removeItem(`dudo.seated.${code}`);
   } catch {
     /* nothing to forget */
+  }
+}
+
+/** When this browser took its seat at table ``code`` (a Date), or null if it does not know. */
+export function seatedAt(code) {
+  try {
+    const text = localStorage.getItem(`dudo.seated.${code}`);
+    const when = text ? new Date(text) : null;
+    return when && !Number.isNaN(when.getTime()) ? when : null;
+  } catch {
+    return null;
   }
 }
 

@@ -1,4 +1,5 @@
-// index.js — the start page (GET /): create a table, join one by code.
+// index.js — the start page (GET /): play at once (lobby.js), watch (live.js), create a table
+// (the form folded away until asked for), join one by code, and the tables you sit at.
 //
 // Test hooks:
 //   #create-name            display name of the host
@@ -27,16 +28,18 @@
 //                             "dudo.seat.<CODE>" and the page goes to /t/<CODE>
 //   #create-error           the server's complaint, if any
 //   #join-code, #join-code-button   go to /t/<CODE>
-//   #my-tables-list         links a.table-link to tables this browser holds a seat at
+//   #my-tables-list         li.my-table[data-code][data-status] per table this browser holds a
+//                             seat at (the latest six): a.table-link, .my-table-status (waiting,
+//                             playing, over, or gone: then .my-table-forget), .my-table-date
 //   the open tables, "Play now" and #create-public, #create-fill-*: see lobby.js
 //   the Real table entry and the form's real-table mode: see realcreate.js
 //   #lang-select, #toast
 
 import "/static/pwa.js";
-import { api, knownTables, saveSeatToken, untilPlayerKnown } from "/static/api.js";
+import { api, forgetSeatToken, knownTables, saveSeatToken, seatedAt, untilPlayerKnown } from "/static/api.js";
 import { dieEl } from "/static/dice.js";
 import { createFields, startLobby } from "/static/lobby.js";
-import { onLangChange, t, wordError } from "/static/i18n.js";
+import { lang, onLangChange, t, wordError } from "/static/i18n.js";
 import { bindRealCreate, realBody, realMode, rememberSeating, renderRealCreate } from "/static/realcreate.js";
 import {
   botLevelLabel,
@@ -330,15 +333,83 @@ async function create(event) {
   }
 }
 
+// The tables "Your tables" shows, the latest first; each is asked for its state once a page.
+const MY_TABLES_SHOWN = 6;
+const tableStates = new Map(); // code -> GET /api/tables/CODE's answer, or "gone"
+
+function myTables() {
+  const codes = knownTables().map((code) => ({ code, at: seatedAt(code) }));
+  codes.sort((a, b) => (b.at?.getTime() ?? 0) - (a.at?.getTime() ?? 0) || a.code.localeCompare(b.code));
+  return codes.slice(0, MY_TABLES_SHOWN);
+}
+
+/** "Game in progress", "Waiting for players", "Game over", or "Closed" (the server forgot it). */
+function tableStatus(state) {
+  if (state === "gone") return t("mytables.gone");
+  if (!state) return "";
+  if (state.status === "playing") return t("mytables.playing", { preset: presetName(state.preset) });
+  if (state.status === "over") return t("mytables.over", { preset: presetName(state.preset) });
+  return t("mytables.waiting", { preset: presetName(state.preset) });
+}
+
+function dateText(when) {
+  if (!when) return "";
+  const today = new Date().toDateString() === when.toDateString();
+  const format = today ? { hour: "2-digit", minute: "2-digit" } : { day: "numeric", month: "short" };
+  const text = new Intl.DateTimeFormat(lang(), format).format(when);
+  return today ? t("mytables.today", { time: text }) : text;
+}
+
 function renderMyTables() {
-  const codes = knownTables();
+  const tables = myTables();
   const list = $("my-tables-list");
   list.replaceChildren(
-    ...codes.map((code) =>
-      el("li", {}, el("a", { class: "table-link", href: `/t/${encodeURIComponent(code)}` }, code)),
-    ),
+    ...tables.map(({ code, at }) => {
+      const state = tableStates.get(code);
+      const gone = state === "gone";
+      const item = el(
+        "li",
+        { class: "my-table", dataset: { code, status: gone ? "gone" : state?.status || "" } },
+        gone
+          ? el("span", { class: "table-link code" }, code)
+          : el("a", { class: "table-link code", href: `/t/${encodeURIComponent(code)}` }, code),
+        el("span", { class: "my-table-status" }, tableStatus(state)),
+        el("time", { class: "my-table-date muted small", datetime: at ? at.toISOString() : "" }, dateText(at)),
+      );
+      if (gone) {
+        item.append(
+          el(
+            "button",
+            {
+              type: "button",
+              class: "small my-table-forget",
+              "aria-label": t("mytables.forget_label", { code }),
+              onclick: () => {
+                forgetSeatToken(code);
+                renderMyTables();
+              },
+            },
+            t("mytables.forget"),
+          ),
+        );
+      }
+      return item;
+    }),
   );
-  $("my-tables").hidden = codes.length === 0;
+  $("my-tables").hidden = tables.length === 0;
+}
+
+async function loadMyTables() {
+  await Promise.all(
+    myTables().map(async ({ code }) => {
+      try {
+        tableStates.set(code, await api(`/api/tables/${encodeURIComponent(code)}`));
+      } catch (err) {
+        if (err && err.status === 404) tableStates.set(code, "gone");
+      }
+    }),
+  );
+  renderMyTables();
 }
 
 function renderAll() {
@@ -434,6 +505,7 @@ async function main() {
   });
   onLangChange(renderAll);
   renderAll();
+  loadMyTables();
 }
 
 startPage(main);

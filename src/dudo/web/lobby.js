@@ -1,8 +1,7 @@
-// lobby.js — the open public tables on the start page, kept live over /ws/lobby, "Play now",
-// and the create form's public/countdown fields (docs/protocol.md, "The lobby").
-//
-// The socket sends `lobby_full` (every card, with a version) once, then `lobby` diffs whose
-// version grows by one each; a gap (a frame missed) means reconnecting for a full list again.
+// lobby.js — the first page's ways to play at once: a game against bots that starts at once,
+// "Play now" with people (the fullest open public table, or a new one), the open public tables
+// kept live by the lobby feed (lobbyfeed.js) and the games in progress (live.js); and the create
+// form's public/countdown fields.
 //
 // Test hooks:
 //   #lobby-list            li.lobby-card[data-code][data-preset] per open public table:
@@ -10,30 +9,26 @@
 //                            bot level), .lobby-countdown[data-deadline] (ms), a.lobby-join
 //   #lobby-empty           shown when no card matches the filter
 //   #lobby-filter          <select>: "" (every preset) or a preset name
-//   #lobby-live            the feed's state (data-state="open" once the list is live)
-//   #play-name, #play-preset, #play-now, #play-error   "Play now": the seat's token goes to
-//                            localStorage "dudo.seat.<CODE>" and the page goes to /t/<CODE>
+//   #play-name, #play-preset, #play-error   the player's name and rules for both ways below
+//   #bots-level, #bots-rated, #play-bots    a game against bots of that level, rated or not,
+//                            that starts at once
+//   #play-now               "Play now" with people: the seat's token goes to localStorage
+//                            "dudo.seat.<CODE>" and the page goes to /t/<CODE>
 //   #create-public, #create-fill-seconds, #create-fill-level   (read by createFields())
 
 import { api, saveSeatToken, untilPlayerKnown } from "/static/api.js";
 import { onLangChange, t, wordError } from "/static/i18n.js";
+import { cards, connect, loaded, onCards, showLive } from "/static/lobbyfeed.js";
+import { renderLive } from "/static/live.js";
 import { botLevelLabel, presetName } from "/static/rules.js";
 import { el, fillRememberedName, rememberName, toast } from "/static/ui.js";
 
 const $ = (id) => document.getElementById(id);
-const BACKOFF_START_MS = 250;
-const BACKOFF_CAP_MS = 5000;
-const PING_MS = 25000;
 
-const feed = {
-  cards: new Map(), // code -> card, in the order the server listed them
-  version: -1,
-  ws: null,
-  delay: BACKOFF_START_MS,
-  retry: null,
-  ping: null,
-  filter: "",
-};
+// The games in progress the first page shows (the rest are on /watch).
+const LIVE_ON_FIRST_PAGE = 2;
+
+const view = { filter: "" };
 
 /** What the create form adds to its request: public or private, and the countdown. */
 export function createFields() {
@@ -114,13 +109,16 @@ function cardEl(card) {
 function render() {
   const list = $("lobby-list");
   if (!list) return;
-  const cards = [...feed.cards.values()]
-    .filter((c) => !feed.filter || c.preset === feed.filter)
+  // The filter is worth its room only when there are tables to filter.
+  $("lobby-filter").closest("label").hidden = cards("waiting").length === 0 && !view.filter;
+  const shown = cards("waiting")
+    .filter((c) => !view.filter || c.preset === view.filter)
     .sort((a, b) => b.taken - a.taken);
-  list.replaceChildren(...cards.map(cardEl));
+  list.replaceChildren(...shown.map(cardEl));
   const empty = $("lobby-empty");
-  empty.hidden = cards.length > 0 || feed.version < 0;
-  empty.textContent = feed.filter ? t("hall.empty_filtered") : t("hall.empty");
+  empty.hidden = shown.length > 0 || !loaded();
+  empty.textContent = view.filter ? t("hall.empty_filtered") : t("hall.empty");
+  renderLive(LIVE_ON_FIRST_PAGE);
 }
 
 function tick() {
@@ -129,71 +127,8 @@ function tick() {
   }
 }
 
-function setLive(state) {
-  const live = $("lobby-live");
-  if (!live) return;
-  live.dataset.state = state;
-  live.textContent = state === "open" ? t("hall.live") : t("conn.connecting");
-}
-
-function onFrame(frame) {
-  if (frame.type === "lobby_full") {
-    feed.cards = new Map(frame.tables.map((c) => [c.code, c]));
-    feed.version = frame.version;
-    render();
-  } else if (frame.type === "lobby") {
-    if (frame.version !== feed.version + 1) {
-      feed.ws?.close(); // a frame was missed: the next connection brings the whole list
-      return;
-    }
-    feed.version = frame.version;
-    for (const code of frame.removed) feed.cards.delete(code);
-    for (const card of frame.changed) feed.cards.set(card.code, card);
-    render();
-  }
-}
-
-function connect() {
-  clearTimeout(feed.retry);
-  setLive("connecting");
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  let ws;
-  try {
-    ws = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
-  } catch {
-    scheduleReconnect();
-    return;
-  }
-  feed.ws = ws;
-  ws.addEventListener("open", () => {
-    feed.delay = BACKOFF_START_MS;
-    setLive("open");
-    clearInterval(feed.ping);
-    feed.ping = setInterval(() => ws.readyState === 1 && ws.send('{"type":"ping"}'), PING_MS);
-  });
-  ws.addEventListener("message", (e) => {
-    try {
-      onFrame(JSON.parse(e.data));
-    } catch (err) {
-      console.warn("lobby frame:", err);
-    }
-  });
-  ws.addEventListener("close", () => {
-    if (feed.ws !== ws) return;
-    clearInterval(feed.ping);
-    feed.version = -1;
-    scheduleReconnect();
-  });
-}
-
-function scheduleReconnect() {
-  setLive("connecting");
-  feed.retry = setTimeout(connect, feed.delay);
-  feed.delay = Math.min(BACKOFF_CAP_MS, feed.delay * 2);
-}
-
-async function playNow(event) {
-  event.preventDefault();
+/** The name typed for both ways of playing at once, or null (the error shown, focus put). */
+function playName() {
   const error = $("play-error");
   error.hidden = true;
   const name = $("play-name").value.trim();
@@ -201,17 +136,19 @@ async function playNow(event) {
     error.textContent = t("create.need_name");
     error.hidden = false;
     $("play-name").focus();
-    return;
+    return null;
   }
   rememberName(name);
-  const button = $("play-now");
+  return name;
+}
+
+/** Send the request of ``button`` and go to the table it seats the player at. */
+async function seatBy(button, path, body) {
+  const error = $("play-error");
   button.disabled = true;
   try {
     await untilPlayerKnown();
-    const seated = await api("/api/lobby/play", {
-      method: "POST",
-      body: { name, preset: $("play-preset").value },
-    });
+    const seated = await api(path, { method: "POST", body });
     saveSeatToken(seated.code, seated.token);
     location.assign(seated.url || `/t/${seated.code}`);
   } catch (err) {
@@ -220,6 +157,23 @@ async function playNow(event) {
     toast(wordError(err), "error");
     button.disabled = false;
   }
+}
+
+async function playNow(event) {
+  event.preventDefault();
+  const name = playName();
+  if (name) await seatBy($("play-now"), "/api/lobby/play", { name, preset: $("play-preset").value });
+}
+
+async function playBots() {
+  const name = playName();
+  if (!name) return;
+  await seatBy($("play-bots"), "/api/lobby/bots", {
+    name,
+    preset: $("play-preset").value,
+    level: $("bots-level").value,
+    rated: $("bots-rated").checked,
+  });
 }
 
 function fillPresets(presets, preset) {
@@ -233,41 +187,52 @@ function fillPresets(presets, preset) {
     el("option", { value: "" }, t("hall.all_presets")),
     ...names.map((n) => el("option", { value: n }, presetName(n))),
   );
-  filter.value = feed.filter;
+  filter.value = view.filter;
 }
 
-function fillLevels(levels) {
+function fillLevels(levels, ratedLevels) {
   const select = $("create-fill-level");
-  if (!select) return;
-  const keep = select.value || (levels.includes("easy") ? "easy" : levels[0]);
-  select.replaceChildren(...levels.map((l) => el("option", { value: l }, botLevelLabel(l))));
-  select.value = keep;
+  if (select) {
+    const keep = select.value || (levels.includes("easy") ? "easy" : levels[0]);
+    select.replaceChildren(...levels.map((l) => el("option", { value: l }, botLevelLabel(l))));
+    select.value = keep;
+  }
+  // A rated game against bots offers the levels a rated table seats.
+  const bots = $("bots-level");
+  const offered = $("bots-rated").checked ? ratedLevels : levels;
+  const keep = offered.includes(bots.value) ? bots.value : offered.includes("medium") ? "medium" : offered[0];
+  bots.replaceChildren(...offered.map((l) => el("option", { value: l }, botLevelLabel(l))));
+  bots.value = keep;
 }
 
 /** Start the lobby part of the page; ``data`` is GET /api/presets's answer. */
 export function startLobby(data) {
   const presets = data.presets || [];
   const levels = Array.isArray(data.bot_levels) && data.bot_levels.length ? data.bot_levels : ["easy"];
+  const ratedLevels = Array.isArray(data.rated_bot_levels) && data.rated_bot_levels.length ? data.rated_bot_levels : levels;
   fillRememberedName($("play-name"));
   fillPresets(presets, data.default);
-  fillLevels(levels);
+  fillLevels(levels, ratedLevels);
   $("lobby-filter").addEventListener("change", (e) => {
-    feed.filter = e.target.value;
+    view.filter = e.target.value;
     render();
   });
   $("play-preset").addEventListener("change", (e) => {
     // Choosing the rules to play also shows the open tables of those rules.
-    feed.filter = e.target.value;
-    $("lobby-filter").value = feed.filter;
+    view.filter = e.target.value;
+    $("lobby-filter").value = view.filter;
     render();
   });
+  $("bots-rated").addEventListener("change", () => fillLevels(levels, ratedLevels));
+  $("play-bots").addEventListener("click", playBots);
   $("play-now-form").addEventListener("submit", playNow);
   onLangChange(() => {
     fillPresets(presets, data.default);
-    fillLevels(levels);
-    setLive(feed.ws?.readyState === 1 ? "open" : "connecting");
+    fillLevels(levels, ratedLevels);
+    showLive();
     render();
   });
+  onCards(render);
   setInterval(tick, 1000);
   connect();
 }

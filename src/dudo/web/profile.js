@@ -7,8 +7,10 @@
 //   main#profile-main   data-state (loading | ready | missing), data-rater
 //   #profile-name, #profile-bot (shown for a bot), #profile-error (a refusal, in words)
 //   #profile-games, #profile-wins, #profile-rate
-//   #profile-ratings > section.family-rating[data-family] (h3, .family-rating-value,
-//                      figure.rating-chart: see ratingchart.js)
+//   #profile-ratings > section.family-rating[data-family][data-provisional] (h3,
+//                      .family-rating-value with span.provisional-mark "?" while provisional,
+//                      p.provisional-note saying what it means, figure.rating-chart: see
+//                      ratingchart.js)
 //   #profile-preset-rows > tr[data-preset] (td.games, td.wins, td.rate)
 //   #profile-recent > li > a.game-link[href="/games/<id>"][data-game][data-place]
 //   #profile-opponent-rows > tr[data-rater] (td.name > a, td.games, td.ahead)
@@ -17,7 +19,16 @@ import "/static/pwa.js";
 import { api } from "/static/api.js";
 import { lang, onLangChange, t, wordError } from "/static/i18n.js";
 import { el, startPage } from "/static/ui.js";
-import { countText, dateText, FAMILIES, familyName, profileHref, raterName, ratingText } from "/static/ratings.js";
+import {
+  countText,
+  dateText,
+  FAMILIES,
+  familyName,
+  profileHref,
+  provisionalLegend,
+  raterName,
+  ratingNodes,
+} from "/static/ratings.js";
 import { ratingChart } from "/static/ratingchart.js";
 import { presetName } from "/static/rules.js";
 
@@ -36,14 +47,16 @@ function ratingsSection() {
     const r = profile.ratings[f];
     return el(
       "section",
-      { class: "family-rating", dataset: { family: f }, "aria-labelledby": `rating-${f}` },
+      { class: "family-rating", dataset: { family: f, provisional: r.provisional ? "1" : "0" }, "aria-labelledby": `rating-${f}` },
       el(
         "div",
         { class: "family-rating-head" },
         el("h3", { id: `rating-${f}` }, el("a", { href: `/ratings/${f}` }, familyName(f))),
-        el("span", { class: "family-rating-value" }, ratingText(r.rating)),
+        el("span", { class: "family-rating-value" }, ...ratingNodes(r.rating, r.provisional, profile.provisional_games)),
         el("span", { class: "muted small" }, t("profile.rated_games", { count: r.games, n: countText(r.games) })),
       ),
+      // A tooltip is out of reach on a phone: the mark's meaning is also written under it.
+      r.provisional ? el("p", { class: "muted small provisional-note" }, ...provisionalLegend(profile.provisional_games)) : null,
     );
   });
   box.replaceChildren(...sections);

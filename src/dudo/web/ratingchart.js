@@ -46,9 +46,11 @@ export function ratingChart(family, points, width) {
   const values = points.map((p) => p.rating);
   let low = Math.min(...values);
   let high = Math.max(...values);
-  if (high - low < 1) {
-    low -= 0.5;
-    high += 0.5;
+  // At least 20 points tall: a flat history still gets whole-number ticks around it.
+  if (high - low < 20) {
+    const pad = (20 - (high - low)) / 2;
+    low -= pad;
+    high += pad;
   }
   const step = niceStep(high - low, 4);
   low = Math.floor(low / step) * step;
@@ -56,8 +58,8 @@ export function ratingChart(family, points, width) {
   const n = points.length;
   const x = (i) => PAD.left + (n === 1 ? plotW / 2 : (i * plotW) / (n - 1));
   const y = (v) => PAD.top + plotH - ((v - low) / (high - low)) * plotH;
-  // Whole steps are labelled as whole numbers, smaller ones with the rating's decimal.
-  const tickText = (v) => (step >= 1 ? countText(Math.round(v) || 0) : ratingText(v));
+  // Ratings are whole numbers, and so are the steps between ticks (at least 5 points).
+  const tickText = (v) => ratingText(Math.round(v) || 0);
   const summary = chartSummary(family, points);
   const chart = svg("svg", {
     class: "chart",
@@ -93,7 +95,7 @@ export function ratingChart(family, points, width) {
   const line = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)} ${y(p.rating).toFixed(1)}`).join(" ");
   chart.append(svg("path", { class: "chart-line", d: line }));
   points.forEach((p, i) => {
-    chart.append(svg("circle", { class: "chart-point", cx: x(i), cy: y(p.rating), r: n > 40 ? 2.5 : 4, "data-n": i + 1, "data-rating": p.rating.toFixed(1) }));
+    chart.append(svg("circle", { class: "chart-point", cx: x(i), cy: y(p.rating), r: n > 40 ? 2.5 : 4, "data-n": i + 1, "data-rating": p.rating }));
   });
   // In a hidden box: a table grows to its content whatever width it is given.
   const table = el(

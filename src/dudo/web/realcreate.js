@@ -1,13 +1,14 @@
 // realcreate.js — the start page's "Real table": friends around one table, every phone a cup,
 // bids said aloud, the program the referee (docs/protocol.md, "A real table"). Its button opens
-// the create form in real-table mode: the name, the rules and house rules as for any table, the
-// number of phones (the seats, 2–8) and the seating (as the rules say, or as the friends sit,
-// put in order by the host in the lobby); no bots, timers, countdown, hints, public or rated
+// the create form (folded away until asked for, as "Create a table" does) in real-table mode:
+// the name, the rules and house rules as for any table, the number of phones (the seats, 2–8)
+// and the seating (as the rules say, or as the friends sit, put in order by the host in the
+// lobby); no bots, timers, countdown, hints, public or rated
 // table. The table is created with `real: true`; the seating chosen waits in localStorage
 // "dudo.real.seating.<CODE>" ("roll" | "sit") for the table page's lobby.
 //
 // Test hooks:
-//   #real-section, #real-start      the entry and its button (also: the page opened as /#real)
+//   #real-start                     the entry's button (also: the page opened as /#real)
 //   #create-form                    data-mode="real" | "online"
 //   #create-real-note, #create-online   the real-table note and its way back to an online table
 //   #create-real-seating            input[name=create-seating] value "roll" | "sit"
@@ -58,20 +59,29 @@ export function rememberSeating(code) {
   }
 }
 
-function openReal() {
-  setRealMode(true);
+/** Show the create form (folded away until asked for) in real-table mode or not. */
+export function openCreate(inReal) {
+  setRealMode(inReal);
+  $("create-section").hidden = false;
+  $("create-open").setAttribute("aria-expanded", "true");
   $("create-section").scrollIntoView({ block: "start" });
   $("create-name").focus({ preventScroll: true });
+}
+
+function openReal() {
+  openCreate(true);
 }
 
 /** Wire the entry and the way back; `effectiveRules()` gives the rules the form holds. */
 export function bindRealCreate(effectiveRules) {
   rules = effectiveRules;
   $("real-start").addEventListener("click", openReal);
+  $("create-open").addEventListener("click", () => openCreate(false));
   $("create-online").addEventListener("click", () => {
     setRealMode(false);
     $("create-name").focus({ preventScroll: true });
   });
   setRealMode(location.hash === "#real");
   if (real) openReal();
+  else if (location.hash === "#create-section") openCreate(false);
 }

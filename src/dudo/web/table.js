@@ -10,7 +10,8 @@
 //   Lobby:   #lobby, #table-code, #invite-link (full URL), #copy-invite,
 //            #seat-list > li[data-seat][data-kind=human|bot|open] with
 //            button.remove-seat[data-seat] (host only), #host-controls, #bot-level,
-//            #add-bot-button, #start-button, #lobby-wait, #rules-list (dt/dd[data-option])
+//            #add-bot-button, #start-button, #lobby-wait, #rules-details (folded on a
+//            phone, open on a desktop) with #rules-list (dt/dd[data-option]) and #rules-house-count
 //            In a game the lobby card moves into <details id="table-details">.
 //   Game:    #players > li[data-player][data-to-move][data-me][data-out] (.pname, .pcount
 //            .num = dice count, .pdice = dice this viewer sees of that player),
@@ -292,7 +293,10 @@ async function main() {
   }
   document.title = pageTitle();
   fillRememberedName($("join-name"));
-  S.presets = await api("/api/presets").catch(() => null);
+  // The presets and the table are asked for together: a game against bots starts at once.
+  const presets = api("/api/presets").catch(() => null);
+  const table = S.token ? null : loadTable();
+  S.presets = await presets;
   if (Array.isArray(S.presets?.bot_levels) && S.presets.bot_levels.length) S.botLevels = S.presets.bot_levels;
   if (S.token) {
     connect();
@@ -301,7 +305,10 @@ async function main() {
     render();
     return;
   }
-  if (await loadTable()) render();
+  if (!(await table)) return;
+  // Opened from the list of games being played (/t/CODE?watch): watch at once.
+  if (new URLSearchParams(location.search).has("watch")) connect();
+  render();
 }
 
 startPage(main);

@@ -33,7 +33,7 @@ export function renderJoin() {
   $("join-closed").textContent = st === "playing" ? t("join.started") : t("join.full");
   $("join-info").textContent = t("join.info", {
     code: S.table.code,
-    preset: S.table.preset,
+    preset: presetName(S.table.preset),
     open,
     count: open, // "1 posto libero", "2 posti liberi"
     seats: S.table.seats.length,
@@ -130,6 +130,11 @@ export function renderLobby() {
     new Set(Object.keys(tb.house_rules || {})),
     S.presets?.options?.map((o) => o.name),
   );
+  // The whole option list is folded on a phone (the seats and the chat come first); the
+  // closed summary still says how many house rules the table plays.
+  const house = Object.keys(tb.house_rules || {}).length;
+  $("rules-house-count").hidden = house === 0;
+  $("rules-house-count").textContent = house ? t("create.changed", { count: house }) : "";
   $("timer-info").textContent = [
     tb.turn_seconds ? t("lobby.turn_seconds", { n: tb.turn_seconds }) : t("lobby.no_timer"),
     tb.grace_seconds != null ? t("lobby.grace_seconds", { n: tb.grace_seconds }) : "",
@@ -244,6 +249,8 @@ async function copyInvite() {
 export function bindSeats({ render, connect, startBody }) {
   page.render = render;
   page.connect = connect;
+  // Beside the seats on a wide screen there is room for every option: open from the start.
+  if (window.matchMedia("(min-width: 900px)").matches) $("rules-details").open = true;
   if (startBody) page.startBody = startBody;
   $("join-form").addEventListener("submit", join);
   $("watch-button").addEventListener("click", () => {

@@ -7,7 +7,7 @@ import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from dudo.engine.rules import DEFAULT_PRESET, PRESETS
 from dudo.server.deps import AuthorizationHeader, HallDep, client_address
@@ -51,15 +51,27 @@ def check_preset(preset: str) -> None:
         )
 
 
+class PlayBots(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"name": "Ana", "preset": "dudo", "level": "medium"}]},
+    )
+    name: str = Field(max_length=200)
+    preset: str = Field(default=DEFAULT_PRESET, max_length=40)
+    level: str = Field(default="easy", max_length=40)
+    rated: StrictBool = False
+
+
 @router.get("/api/lobby")
 async def list_tables(
     lobby: LobbyDep, preset: Annotated[str | None, Query(max_length=40)] = None
 ) -> dict[str, Any]:
-    """The open public tables (of one preset, with ``?preset=``), fullest first."""
+    """The open public tables (of one preset, with ``?preset=``), fullest first, and the
+    public games in progress (``games``)."""
     if preset is not None:
         check_preset(preset)
-    tables = lobby.listing(preset)  # first: it sends the gathered changes, a new version
-    return {"version": lobby.version, "tables": tables}
+    tables = lobby.listing(preset, "waiting")  # first: it sends the gathered changes
+    return {"version": lobby.version, "tables": tables, "games": lobby.listing(preset, "playing")}
 
 
 @router.post("/api/lobby/play", status_code=201)
@@ -86,6 +98,31 @@ async def play_now(
         authorization,
     )
     return {"code": code, "seat": seat, "token": token, "url": f"/t/{code}", "created": created}
+
+
+@router.post("/api/lobby/bots", status_code=201)
+async def play_bots(
+    body: PlayBots,
+    lobby: LobbyDep,
+    hall: HallDep,
+    request: Request,
+    authorization: AuthorizationHeader = None,
+) -> dict[str, Any]:
+    """A game against bots of ``level`` that starts at once (rated: the caller must be a
+    player, ``Authorization: Player <key>``)."""
+    check_preset(body.preset)
+    level = check_level(body.level)
+    guard = request.app.state.guard
+    address = client_address(request)
+    code, token = await lobby.play_bots(
+        body.name,
+        body.preset,
+        level,
+        body.rated,
+        lambda: guard.tables.spend(address),
+        await find_me(hall, authorization),
+    )
+    return {"code": code, "seat": 0, "token": token, "url": f"/t/{code}"}
 
 
 @router.websocket("/ws/lobby")

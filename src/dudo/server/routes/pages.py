@@ -25,7 +25,12 @@ PAGES = (
     "ratings.html",
     "profile.html",
     "tutorial.html",
+    "learn.html",
+    "glossary.html",
+    "watch.html",
 )
+#: Pages whose top-bar link is another page's: the glossary is part of learning the game.
+_NAV_OF = {"glossary.html": "/learn"}
 _TOPBAR = re.compile(r"^  <!-- topbar -->\n(?P<items>(?:.*\n)*?)  <!-- /topbar -->\n", re.MULTILINE)
 
 
@@ -36,7 +41,7 @@ def render_page(name: str) -> str:
     html = (WEB_DIR / name).read_text(encoding="utf-8")
     partial = (WEB_DIR / "topbar.html").read_text(encoding="utf-8")
     header = partial[partial.index("  <header") :]
-    here = f'<a href="/{name.removesuffix(".html")}"'
+    here = f'<a href="{_NAV_OF.get(name, "/" + name.removesuffix(".html"))}"'
     header = header.replace(here + " ", here + ' aria-current="page" ')
     found = _TOPBAR.search(html)
     if found is None:
@@ -73,8 +78,6 @@ def pages_router() -> APIRouter:
     """The page routes; the pages are assembled when the router is made."""
     router = APIRouter(include_in_schema=False)
     pages = {name: render_page(name) for name in PAGES}
-    worker = service_worker()
-    manifest = (WEB_DIR / "manifest.webmanifest").read_bytes()
 
     def page(name: str) -> HTMLResponse:
         return HTMLResponse(pages[name], headers={"Cache-Control": "no-cache"})
@@ -97,6 +100,10 @@ def pages_router() -> APIRouter:
     async def cup_page() -> HTMLResponse:
         return page("cup.html")
 
+    @router.get("/watch")
+    async def watch_page() -> HTMLResponse:
+        return page("watch.html")
+
     @router.get("/games")
     async def games_page() -> HTMLResponse:
         return page("games.html")
@@ -118,6 +125,20 @@ def pages_router() -> APIRouter:
         check_family(family)
         return page("ratings.html")
 
+    @router.get("/learn")
+    async def learn_page() -> HTMLResponse:
+        return page("learn.html")
+
+    @router.get("/learn/glossary")
+    async def glossary_page() -> HTMLResponse:
+        return page("glossary.html")
+
+    @router.get("/learn/{family}")
+    async def learn_family_page(family: str) -> HTMLResponse:
+        # One page per rule family; its sentences are made by the page from the family's preset.
+        check_family(family)
+        return page("learn.html")
+
     @router.get("/players/{rater}")
     async def profile_page(rater: str) -> HTMLResponse:
         # Whether the player exists the page asks the API (and says so in its language).
@@ -129,6 +150,15 @@ def pages_router() -> APIRouter:
         if lesson is not None:
             lesson_named(lesson)  # an unknown lesson is a 404, in the page's language
         return page("tutorial.html")
+
+    _app_files(router)
+    return router
+
+
+def _app_files(router: APIRouter) -> None:
+    """The service worker and the web app manifest, served from the site's root."""
+    worker = service_worker()
+    manifest = (WEB_DIR / "manifest.webmanifest").read_bytes()
 
     @router.get("/sw.js")
     async def sw_script() -> Response:
@@ -147,5 +177,3 @@ def pages_router() -> APIRouter:
             media_type="application/manifest+json",
             headers={"Cache-Control": "no-cache"},
         )
-
-    return router

@@ -12,7 +12,7 @@ from dudo.bots import BOT_NAMES
 from dudo.server import ratings
 from dudo.server.deps import HallDep
 from dudo.server.errors import ErrorCode, Refused
-from dudo.server.storage import Profile
+from dudo.server.storage import Profile, RaterRating
 
 router = APIRouter()
 
@@ -29,17 +29,30 @@ def check_family(family: str) -> None:
 
 
 @router.get("/api/ratings/{family}")
-async def leaderboard(family: str, hall: HallDep) -> dict[str, Any]:
+async def leaderboard(family: str, hall: HallDep, provisional: bool = False) -> dict[str, Any]:
+    """A family's leaderboard by shown rating. People whose rating is provisional are left out
+    unless ``?provisional=1``; ``hidden`` says how many were."""
     check_family(family)
-    board = await hall.answer(hall.store.leaderboard, family)
-    return {"family": family, "ratings": [asdict(row) for row in board]}
+    board = await hall.answer(hall.store.leaderboard, family, 100, provisional)
+    hidden = 0 if provisional else await hall.answer(hall.store.provisional_players, family)
+    return {
+        "family": family,
+        "ratings": [asdict(row) for row in board],
+        "provisional": provisional,
+        "hidden": hidden,
+        "provisional_games": ratings.PROVISIONAL_GAMES,
+    }
 
 
 @router.get("/api/players/{rater}/ratings")
 async def rater_ratings(rater: str, hall: HallDep) -> dict[str, Any]:
     # A rater is a player id or "bot:<level>"; one never rated has no families (not an error).
     found = await hall.answer(hall.store.rater_ratings, rater)
-    return {"rater": rater[:40], "ratings": {family: asdict(r) for family, r in found.items()}}
+    return {
+        "rater": rater[:40],
+        "ratings": ratings_json(found),
+        "provisional_games": ratings.PROVISIONAL_GAMES,
+    }
 
 
 @router.get("/api/players/{rater}/profile")
@@ -63,7 +76,16 @@ def profile_json(found: Profile) -> dict[str, Any]:
     """A profile as JSON: each point of a rating's history with the rating shown after that
     game, so a chart needs no formula of its own."""
     out = asdict(found)
-    for family, rated in found.ratings.items():
-        for point, shown in zip(out["ratings"][family]["history"], rated.history, strict=True):
+    out["ratings"] = ratings_json(found.ratings)
+    out["provisional_games"] = ratings.PROVISIONAL_GAMES
+    return out
+
+
+def ratings_json(found: dict[str, RaterRating]) -> dict[str, Any]:
+    """A rater's ratings by family as JSON, each point of a history with the rating shown
+    after that game."""
+    out = {family: asdict(r) for family, r in found.items()}
+    for family, rated in found.items():
+        for point, shown in zip(out[family]["history"], rated.history, strict=True):
             point["rating"] = shown.rating
     return out

@@ -53,6 +53,7 @@ from dudo.server.storage.ratings import (
     PresetRecord,
     Profile,
     RaterRating,
+    RatingChange,
     RatingPoint,
     RecentGame,
 )
@@ -93,6 +94,7 @@ __all__ = [
     "PresetRecord",
     "Profile",
     "RaterRating",
+    "RatingChange",
     "RatingPoint",
     "RecentGame",
     "SeatHashes",

@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 from dudo.engine.fair import FairSeed
 from dudo.server import ratings
 from dudo.server.storage.database import Database
-from dudo.server.storage.ratings import rate_game, rating_changes
+from dudo.server.storage.ratings import RatingChange, rate_game, rating_changes
 from dudo.server.storage.schema import (
     actions_table,
     fair_table,
@@ -58,8 +58,8 @@ class StoredGame:
     left_early: frozenset[int] = frozenset()
     #: The players whose person made a move of the game themselves (kept in rated games).
     acted: frozenset[int] = frozenset()
-    #: A finished rated game: each rated player's displayed rating before and after it.
-    rating_changes: dict[int, tuple[float, float]] = field(default_factory=dict)
+    #: A finished rated game: each rated player's shown rating before and after it.
+    rating_changes: dict[int, RatingChange] = field(default_factory=dict)
     #: The setup beyond the players, as a record writes it ({}: a fresh game's).
     setup: dict[str, Any] = field(default_factory=dict)
 
@@ -180,12 +180,12 @@ class GameStore(Database):
         record: dict[str, Any],
         scores: tuple[tuple[int, int, int], ...] = (),
         places: tuple[Place, ...] = (),
-    ) -> dict[int, tuple[float, float]]:
+    ) -> dict[int, RatingChange]:
         """Store a finished game's result and record, and the table's running score with it:
         ``scores`` are (seat, wins, played), the totals after this game (so a retry of the same
         write counts nothing twice); ``places`` where each player finished. A rated game's
         ratings change in this same transaction, once however often the write is retried.
-        Returns each rated player's displayed rating before and after the game (by player
+        Returns each rated player's shown rating before and after the game (by player
         number; empty for an unrated game)."""
         with self.engine.begin() as c:
             self._fenced(c, code)

@@ -34,8 +34,9 @@ class LeaderboardRow:
     name: str | None
     mu: float
     sigma: float
-    rating: float  # the displayed rating, mu - 3 sigma
+    rating: int  # the shown rating (ratings.shown)
     games: int
+    provisional: bool  # fewer than ratings.PROVISIONAL_GAMES rated games
 
 
 @dataclass(frozen=True)
@@ -51,9 +52,9 @@ class RatingPoint:
     at: float
 
     @property
-    def rating(self) -> float:
-        """The rating displayed after the game."""
-        return ratings.ordinal(self.mu_after, self.sigma_after)
+    def rating(self) -> int:
+        """The rating shown after the game."""
+        return ratings.shown(self.mu_after)
 
 
 @dataclass(frozen=True)
@@ -62,9 +63,20 @@ class RaterRating:
 
     mu: float
     sigma: float
-    rating: float  # the displayed rating, mu - 3 sigma
+    rating: int  # the shown rating (ratings.shown)
     games: int
+    provisional: bool  # fewer than ratings.PROVISIONAL_GAMES rated games
     history: list[RatingPoint]
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """One rated player's shown rating before and after a game."""
+
+    before: int
+    after: int
+    provisional: bool  # after the game
+    level: str | None  # a bot level: the level's rating, shared by every bot of it
 
 
 @dataclass(frozen=True)
@@ -117,23 +129,45 @@ class Profile:
 class RatingStore(Database):
     """Ratings and profiles."""
 
-    def leaderboard(self, family: str, limit: int = 100) -> list[LeaderboardRow]:
-        """The best raters of a rule family by displayed rating (mu - 3 sigma), with names."""
-        shown = ratings_table.c.mu - 3 * ratings_table.c.sigma
+    def leaderboard(
+        self, family: str, limit: int = 100, provisional: bool = True
+    ) -> list[LeaderboardRow]:
+        """The best raters of a rule family by shown rating (that is, by mu), with names;
+        without ``provisional``, people with a provisional rating are left out (bot levels
+        never are: they are the marks a newcomer measures themselves against)."""
         query = (
             sa.select(ratings_table, players_table.c.name)
             .outerjoin(players_table, players_table.c.id == ratings_table.c.rater)
             .where(ratings_table.c.family == family)
-            .order_by(shown.desc(), ratings_table.c.rater)
+            .order_by(ratings_table.c.mu.desc(), ratings_table.c.rater)
             .limit(limit)
         )
+        if not provisional:
+            query = query.where(sa.not_(_provisional_person()))
         with self.engine.connect() as c:
             return [
                 LeaderboardRow(
-                    r.rater, r.name, r.mu, r.sigma, ratings.ordinal(r.mu, r.sigma), r.games
+                    r.rater,
+                    r.name,
+                    r.mu,
+                    r.sigma,
+                    ratings.shown(r.mu),
+                    r.games,
+                    ratings.provisional(r.games),
                 )
                 for r in c.execute(query)
             ]
+
+    def provisional_players(self, family: str) -> int:
+        """How many people of a rule family have a provisional rating (the leaderboard hides
+        them unless asked)."""
+        query = (
+            sa.select(sa.func.count())
+            .select_from(ratings_table)
+            .where(ratings_table.c.family == family, _provisional_person())
+        )
+        with self.engine.connect() as c:
+            return int(c.execute(query).scalar() or 0)
 
     def rater_ratings(self, rater: str) -> dict[str, RaterRating]:
         """A rater's rating in each family played, with its history (oldest game first)."""
@@ -160,7 +194,12 @@ class RatingStore(Database):
                 )
         return {
             r.family: RaterRating(
-                r.mu, r.sigma, ratings.ordinal(r.mu, r.sigma), r.games, points[r.family]
+                r.mu,
+                r.sigma,
+                ratings.shown(r.mu),
+                r.games,
+                ratings.provisional(r.games),
+                points[r.family],
             )
             for r in rows
         }
@@ -196,6 +235,14 @@ class RatingStore(Database):
             recent=recent,
             opponents=opponents,
         )
+
+
+def _provisional_person() -> sa.ColumnElement[bool]:
+    """A ``ratings`` row of a person (not a bot level) whose rating is still provisional."""
+    return sa.and_(
+        ratings_table.c.games < ratings.PROVISIONAL_GAMES,
+        sa.not_(ratings_table.c.rater.startswith(ratings.BOT_PREFIX, autoescape=True)),
+    )
 
 
 # A profile's queries, each on the rater's finished games (:func:`_finished_games`).
@@ -396,18 +443,30 @@ def rate_game(c: Connection, game_id: int, family: str) -> None:
     )
 
 
-def rating_changes(c: Connection, game_id: int) -> dict[int, tuple[float, float]]:
-    """Each rated player's displayed rating before and after the game (by player number)."""
+def rating_changes(c: Connection, game_id: int) -> dict[int, RatingChange]:
+    """Each rated player's shown rating before and after the game (by player number), and
+    whether it is provisional after it (counting the rater's rated games up to this one)."""
     gp, h = game_players_table, rating_history_table
+    earlier = rating_history_table.alias("earlier")
+    games = (
+        sa.select(sa.func.count())
+        .select_from(earlier)
+        .where(earlier.c.rater == h.c.rater, earlier.c.family == h.c.family, earlier.c.at <= h.c.at)
+        .scalar_subquery()
+    )
     rows = c.execute(
-        sa.select(gp.c.player, h.c.mu_before, h.c.sigma_before, h.c.mu_after, h.c.sigma_after)
+        sa.select(gp.c.player, h.c.rater, h.c.mu_before, h.c.mu_after, games.label("games"))
         .join(h, sa.and_(h.c.game_id == gp.c.game_id, h.c.rater == gp.c.rater))
         .where(gp.c.game_id == game_id)
     ).all()
     return {
-        int(r.player): (
-            ratings.ordinal(r.mu_before, r.sigma_before),
-            ratings.ordinal(r.mu_after, r.sigma_after),
+        int(r.player): RatingChange(
+            before=ratings.shown(r.mu_before),
+            after=ratings.shown(r.mu_after),
+            provisional=ratings.provisional(int(r.games)),
+            level=r.rater.removeprefix(ratings.BOT_PREFIX)
+            if r.rater.startswith(ratings.BOT_PREFIX)
+            else None,
         )
         for r in rows
     }

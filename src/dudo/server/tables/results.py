@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from dudo.engine.fair import FairSeed
@@ -13,7 +14,7 @@ from dudo.records import PlayerInfo, record_of
 from dudo.server import ratings
 from dudo.server.chat import game_over as chat_game_over
 from dudo.server.logs import table_context
-from dudo.server.storage import Place, StoredGame, StoreUnavailable
+from dudo.server.storage import Place, RatingChange, StoredGame, StoreUnavailable
 from dudo.server.tables.model import SeatKind, TableStatus, retry_delay
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ class Results:
     def __init__(self, table: Table) -> None:
         self.table = table
         #: The last game's rating changes, once stored: (before, after) by engine player.
-        self.rating_changes: dict[int, tuple[float, float]] = {}
+        self.rating_changes: dict[int, RatingChange] = {}
         self.saving_record = False
 
     def new_game(self) -> None:
@@ -43,18 +44,24 @@ class Results:
         self.rating_changes = dict(stored.rating_changes)
 
     def to_json(self) -> dict[str, Any] | None:
-        """After a rated game: its rule family, and each rated seat's displayed rating before
-        and after it (None before the result is stored, and at an unrated table)."""
+        """After a rated game: its rule family, and each rated seat's shown rating before and
+        after it, whether that is provisional, and for a bot its level (every bot of a level
+        shares the level's rating). None before the result is stored, and at an unrated
+        table."""
         table = self.table
         if table.status is not TableStatus.OVER or not self.rating_changes:
             return None
         players = table.play.players
         seats = [
-            {"seat": players[p], "before": round(before, 2), "after": round(after, 2)}
-            for p, (before, after) in sorted(self.rating_changes.items())
+            {"seat": players[p], **asdict(change)}
+            for p, change in sorted(self.rating_changes.items())
             if p < len(players)
         ]
-        return {"family": ratings.family(table.preset), "seats": seats}
+        return {
+            "family": ratings.family(table.preset),
+            "seats": seats,
+            "provisional_games": ratings.PROVISIONAL_GAMES,
+        }
 
     def _record(self) -> dict[str, Any]:
         """The finished game's record. The table's code stays out of it: records are public,
