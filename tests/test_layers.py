@@ -25,6 +25,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "engine": frozenset(),
     "notation": frozenset({"engine"}),
     "records": frozenset({"engine", "notation"}),
+    "learn": frozenset({"engine", "notation"}),
     "cup": frozenset({"engine"}),
     "probability": frozenset({"engine"}),
     "web": frozenset(),  # the browser client's files, and where they are
@@ -52,7 +53,18 @@ ALLOWED: dict[str, frozenset[str]] = {
         }
     ),
     "server": frozenset(
-        {"engine", "notation", "records", "cup", "probability", "bots", "solver", "odds", "review"}
+        {
+            "engine",
+            "notation",
+            "records",
+            "cup",
+            "probability",
+            "bots",
+            "solver",
+            "odds",
+            "review",
+            "learn",
+        }
     ),
 }
 

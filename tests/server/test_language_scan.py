@@ -6,7 +6,8 @@ The pages: the start page (create a table, with its house rules open and refused
 error), a table's lobby, a seat refused by the server (a WebSocket error toast), a game in
 progress with an illegal bid explained, the reveal, the game over (and its shared screen), the
 list of games, a replay,
-a replay of a game that does not exist (an HTTP error), the dice cup, and (in a test of its
+a replay of a game that does not exist (an HTTP error), the dice cup, a step of the tutorial
+with a refused move, and (in a test of its
 own, with a server restarted on a stored game it refuses) a broken table's banner. English is any text of
 the client's en.json that the page's language words differently, and any sentence the server
 sent in English on the way (``message``, ``problem`` and ``detail`` of the frames and answers
@@ -300,6 +301,13 @@ def test_no_english_reaches_a_spanish_or_italian_page(scan: Scan) -> None:
     host.goto(server.url + "/cup")
     expect(host.locator("#cup-main")).to_have_attribute("data-state", "ready")
     scan.check(host, "cup")
+
+    # The tutorial, with a move the game refuses: the engine's reason in the page's language.
+    host.goto(server.url + "/tutorial/dudo")
+    expect(host.locator("#learn-main")).to_have_attribute("data-state", "playing")
+    host.locator("#learn-call").click()
+    expect(host.locator("#coach-note")).to_have_attribute("data-verdict", "illegal")
+    scan.check(host, "tutorial")
 
     assert scan.server_english, "the pages got English sentences from the server to look for"
     assert not scan.errors, scan.errors

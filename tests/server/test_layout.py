@@ -51,6 +51,8 @@ def test_no_page_scrolls_sideways_on_a_phone(
         "/cup",
         "/games",
         f"/games/{game_id}",
+        "/tutorial",
+        "/tutorial/dudo",
     ]
     context = browser.new_context(viewport={"width": width, "height": 740})
     context.add_init_script(

@@ -30,7 +30,18 @@ from dudo.server.lobby import Lobby
 from dudo.server.metrics import Metrics
 from dudo.server.players import warm_up
 from dudo.server.retry import RETRY_AFTER
-from dudo.server.routes import cups, games, lobby, ops, pages, players, ratings, tables, words
+from dudo.server.routes import (
+    cups,
+    games,
+    lobby,
+    ops,
+    pages,
+    players,
+    ratings,
+    tables,
+    tutorial,
+    words,
+)
 from dudo.server.routes.pages import WEB_DIR
 from dudo.server.storage import Store
 from dudo.server.tables import Hall
@@ -307,6 +318,7 @@ def _route(app: FastAPI) -> None:
     """The routers, in an order that matters where two paths overlap, and the static files."""
     app.include_router(pages.pages_router())
     app.include_router(words.router)
+    app.include_router(tutorial.router)
     app.include_router(tables.router)
     app.include_router(games.router)
     app.include_router(cups.router)

@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, Response
 from dudo.server.errors import ErrorCode, Refused
 from dudo.server.routes.games import MAX_GAME_ID
 from dudo.server.routes.ratings import check_family
+from dudo.server.routes.tutorial import lesson_named
 
 WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
 PAGES = (
@@ -23,6 +24,7 @@ PAGES = (
     "replay.html",
     "ratings.html",
     "profile.html",
+    "tutorial.html",
     "learn.html",
     "glossary.html",
     "watch.html",
@@ -141,6 +143,13 @@ def pages_router() -> APIRouter:
     async def profile_page(rater: str) -> HTMLResponse:
         # Whether the player exists the page asks the API (and says so in its language).
         return page("profile.html")
+
+    @router.get("/tutorial")
+    @router.get("/tutorial/{lesson}")
+    async def tutorial_page(lesson: str | None = None) -> HTMLResponse:
+        if lesson is not None:
+            lesson_named(lesson)  # an unknown lesson is a 404, in the page's language
+        return page("tutorial.html")
 
     _app_files(router)
     return router
