@@ -80,6 +80,34 @@ class GameSummary:
     deleted: list[int]
     rounds: int | None
     preset: str
+    #: The rule family the game was rated in (None: not rated).
+    rated: str | None = None
+
+
+@dataclass(frozen=True)
+class GameFilter:
+    """Which finished games a list holds: those a player played (``rater``, a player id),
+    rated or not (``rated``; None: both), of these presets (``presets``; None: any)."""
+
+    rater: str | None = None
+    rated: bool | None = None
+    presets: tuple[str, ...] | None = None
+
+    def where(self) -> list[sa.ColumnElement[bool]]:
+        """The conditions on games and tables joined (the player's through game_players'
+        index on rater)."""
+        found: list[sa.ColumnElement[bool]] = [games_table.c.finished.is_not(None)]
+        if self.rater is not None:
+            gp = game_players_table
+            found.append(
+                games_table.c.id.in_(sa.select(gp.c.game_id).where(gp.c.rater == self.rater))
+            )
+        if self.rated is not None:
+            rated = games_table.c.rated
+            found.append(rated.is_not(None) if self.rated else rated.is_(None))
+        if self.presets is not None:
+            found.append(tables_table.c.preset.in_(self.presets))
+        return found
 
 
 class GameStore(Database):
@@ -255,9 +283,9 @@ class GameStore(Database):
 
     # ---------------------------------------------------------------------- past games
 
-    def recent_games(self, limit: int) -> list[GameSummary]:
-        """The newest finished games, for everyone to see: no table codes (a code is the
-        invitation to a table)."""
+    def recent_games(self, limit: int, only: GameFilter = GameFilter()) -> list[GameSummary]:
+        """The newest finished games (those ``only`` lets through), for everyone to see: no
+        table codes (a code is the invitation to a table)."""
         with self.engine.connect() as c:
             rows = c.execute(
                 sa.select(
@@ -267,10 +295,11 @@ class GameStore(Database):
                     games_table.c.players,
                     games_table.c.winner,
                     games_table.c.rounds,
+                    games_table.c.rated,
                     tables_table.c.preset,
                 )
                 .join(tables_table, tables_table.c.code == games_table.c.code)
-                .where(games_table.c.finished.is_not(None))
+                .where(*only.where())
                 .order_by(games_table.c.finished.desc(), games_table.c.id.desc())
                 .limit(limit)
             ).all()
@@ -288,6 +317,7 @@ class GameStore(Database):
                     deleted=[i for i, p in enumerate(players) if p.get("deleted")],
                     rounds=row.rounds,
                     preset=row.preset,
+                    rated=row.rated,
                 )
             )
         return games
