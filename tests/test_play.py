@@ -278,7 +278,7 @@ def test_mistyped_input_gets_a_message_and_a_new_prompt() -> None:
     assert "Traceback" not in out
     assert "Not understood: 'blah' is not a bid or call" in out
     assert "Not understood: '5x9': there is no face 9 (faces are 1-6)" in out
-    assert re.search(r"Not allowed: 1x2 \(one duck\) does not raise \d+x\d+ \([a-z ]+\)\. ", out)
+    assert re.search(r"Not allowed: 1x2 \(one two\) does not raise \d+x\d+ \([a-z ]+\)\. ", out)
     assert "Type a bid or call, or ? for help." in out
     assert "Not allowed: There is no open or closed choice to make now." in out
     assert "Not allowed: There is no pass to doubt." in out
@@ -299,7 +299,7 @@ def test_opening_with_a_call_is_explained() -> None:
     out = human.output
     assert out.count("Not allowed: You open the round, so you must bid.") == 2
     assert "Not allowed: 7x1 (seven aces). Only a player holding one die may open on aces." in out
-    assert "Lowest openings: 1x2 (one duck), 1x3 (one train)" in out
+    assert "Lowest openings: 1x2 (one two), 1x3 (one three)" in out
     assert not game.history
 
 

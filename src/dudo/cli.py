@@ -461,7 +461,7 @@ def odds(
         list[str] | None,
         typer.Argument(
             metavar="BID",
-            help="A bid in any notation: 5x3, 'five trains', 'cinco trenes'. "
+            help="A bid in any notation: 5x3, 'five threes', 'cinco trenes'. "
             "None: every face's expected count and likeliest bids.",
         ),
     ] = None,

@@ -18,7 +18,7 @@ What is shown
     dice, eliminations, the next obliging round, and at the end the winner.
 
 What you type
-    A bid or call in any of the notations of :mod:`dudo.notation` (``5x3``, ``five trains``,
+    A bid or call in any of the notations of :mod:`dudo.notation` (``5x3``, ``five threes``,
     ``cinco trenes``, ``call``, ``dudo``, ``calzo``, ``paso``, ``dudo el paso``, ``open``,
     ``cerrado``, ``5x3 reveal 3,3`` ...), whatever the display language; or a command:
     ``?``/``help`` (your legal actions explained), ``hint``/``odds`` (the odds from what you
