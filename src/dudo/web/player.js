@@ -547,7 +547,7 @@ function mount() {
     "button",
     { id: "you-button", type: "button", class: "you-button", "aria-haspopup": "dialog" },
     personIcon(),
-    el("span", { class: "sr-only", "data-i18n": "player.you" }, t("player.you")),
+    el("span", { class: "you-word", "data-i18n": "nav.you" }, t("nav.you")),
     el("span", { id: "you-button-name", class: "you-name" }),
   );
   open.addEventListener("click", () => {
