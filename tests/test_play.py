@@ -303,6 +303,33 @@ def test_opening_with_a_call_is_explained() -> None:
     assert not game.history
 
 
+def test_the_traditional_face_names_when_asked() -> None:
+    # The same opening as above with the English nicknames: the bids say "duck", "train".
+    game = Game.with_hands(DUDO, HANDS4, opener=0, seed=5)
+    human = Human(["call", "7x1", "hint"], auto=False)
+    with pytest.raises(EOFError):
+        play_game(game, bots_for(game), console=human.console, input_fn=human, naming="traditional")
+    out = human.output
+    assert "Not allowed: 7x1 (seven aces). Only a player holding one die may open on aces." in out
+    assert "Lowest openings: 1x2 (one duck), 1x3 (one train)" in out
+    assert "hexes" in out and "sixes" not in out  # the hint's expected count of each face
+
+
+def test_an_unknown_face_naming_is_a_bad_option(tmp_path: Path) -> None:
+    human = Human([], auto=False)
+    code = play_command(
+        players=4,
+        rules_name="dudo",
+        settings=[],
+        console=human.console,
+        input_fn=human,
+        record_dir=tmp_path,
+        faces="fancy",
+    )
+    assert code == 2
+    assert "unknown face names 'fancy'; faces are named usual / traditional" in human.output
+
+
 def test_help_moves_rules_and_table_commands(tmp_path: Path) -> None:
     human = Human(["?", "moves", "rules", "table", "help"], auto=False)
     run(human, tmp_path, seed=3)
