@@ -80,8 +80,6 @@ class GameSummary:
     deleted: list[int]
     rounds: int | None
     preset: str
-    #: The rule family the game was rated in (None: not rated).
-    rated: str | None = None
 
 
 @dataclass(frozen=True)
@@ -295,7 +293,6 @@ class GameStore(Database):
                     games_table.c.players,
                     games_table.c.winner,
                     games_table.c.rounds,
-                    games_table.c.rated,
                     tables_table.c.preset,
                 )
                 .join(tables_table, tables_table.c.code == games_table.c.code)
@@ -317,7 +314,6 @@ class GameStore(Database):
                     deleted=[i for i, p in enumerate(players) if p.get("deleted")],
                     rounds=row.rounds,
                     preset=row.preset,
-                    rated=row.rated,
                 )
             )
         return games
