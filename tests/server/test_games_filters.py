@@ -139,6 +139,26 @@ def test_a_bad_filter_is_a_400_that_says_why(
     assert body["params"] == {"name": next(iter(params))}, body
 
 
+def test_the_store_filters_alike_on_sqlite_and_postgresql(db_url: str) -> None:
+    ids = write_games(db_url)
+    store = Store(db_url)
+    try:
+
+        def found(only: GameFilter) -> list[int]:
+            return [game.id for game in store.recent_games(50, only)]
+
+        assert found(GameFilter()) == ids[::-1]
+        assert found(GameFilter(rater=BO)) == [ids[3], ids[2], ids[0]]
+        assert found(GameFilter(rated=True)) == [ids[3], ids[0]]
+        assert found(GameFilter(rated=False)) == [ids[4], ids[2], ids[1]]
+        assert found(GameFilter(presets=("dudo", "dudo-legacy"))) == [ids[3], ids[2]]
+        assert found(GameFilter(rater=ANA, rated=True, presets=("perudo",))) == [ids[0]]
+        assert found(GameFilter(presets=())) == []
+        assert found(GameFilter(rater="nobody")) == []
+    finally:
+        store.close()
+
+
 def test_mine_reads_the_players_games_through_an_index(tmp_path: Path) -> None:
     """The player's games are found through game_players' index on rater, not a scan."""
     url = f"sqlite:///{tmp_path / 'dudo.sqlite3'}"
