@@ -30,12 +30,12 @@ CALLS: tuple[Action, ...] = (CALL, SPOT_ON, PASS, DOUBT_PASS, OPEN, CLOSED)
 # --- face names ----------------------------------------------------------------------------------
 
 FACE_NAMES = {
-    "en": ["ace", "duck", "train", "quad", "queen", "hex"],
+    "en": ["ace", "two", "three", "four", "five", "six"],
     "es": ["as", "tonto", "tren", "cuadra", "quina", "sena"],
     "it": ["asso", "due", "tre", "quattro", "cinque", "sei"],
 }
 FACE_PLURALS = {
-    "en": ["aces", "ducks", "trains", "quads", "queens", "hexes"],
+    "en": ["aces", "twos", "threes", "fours", "fives", "sixes"],
     "es": ["ases", "tontos", "trenes", "cuadras", "quinas", "senas"],
     "it": ["assi", "due", "tre", "quattro", "cinque", "sei"],
 }
@@ -48,8 +48,39 @@ def test_face_names(lang: str) -> None:
 
 
 def test_face_name_defaults_to_english_singular() -> None:
-    assert face_name(3) == "train"
-    assert face_name(6, plural=True) == "hexes"
+    assert face_name(3) == "three"
+    assert face_name(6, plural=True) == "sixes"
+
+
+TRADITIONAL = ["ace", "duck", "train", "quad", "queen", "hex"]
+TRADITIONAL_PLURALS = ["aces", "ducks", "trains", "quads", "queens", "hexes"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_traditional_face_names_are_the_english_nicknames(lang: str) -> None:
+    singular = [face_name(f, lang, naming="traditional") for f in range(1, 7)]
+    plural = [face_name(f, lang, plural=True, naming="traditional") for f in range(1, 7)]
+    if lang == "en":
+        assert (singular, plural) == (TRADITIONAL, TRADITIONAL_PLURALS)
+    else:  # Spanish and Italian players' usual names are their traditional ones
+        assert (singular, plural) == (FACE_NAMES[lang], FACE_PLURALS[lang])
+    assert [face_name(f, lang, naming="usual") for f in range(1, 7)] == FACE_NAMES[lang]
+    with pytest.raises(NotationError, match="faces are named 'usual' or 'traditional'"):
+        face_name(1, lang, naming="fancy")
+
+
+def test_long_bids_with_traditional_names() -> None:
+    assert format_action(Bid(5, 3), "en", "long", naming="traditional") == "five trains"
+    assert format_action(Bid(21, 2), "en", "long", naming="traditional") == "twenty-one ducks"
+    reveal = RevealBid(Bid(5, 3), (3, 3))
+    assert format_action(reveal, "en", "long", "traditional") == "five trains (reveals 3, 3)"
+    assert format_action(Bid(5, 3), "es", "long", naming="traditional") == "cinco trenes"
+    # Every name, usual or traditional, reads back as its face.
+    for face in range(1, 7):
+        for plural in (False, True):
+            for naming in ("usual", "traditional"):
+                said = f"five {face_name(face, plural=plural, naming=naming)}"
+                assert parse_action(said) == Bid(5, face), said
 
 
 def test_face_name_rejects_unknown_language_and_face() -> None:
@@ -74,11 +105,11 @@ def test_languages() -> None:
         (Bid(5, 3), "en", "short", "5x3"),
         (Bid(5, 3), "es", "short", "5x3"),
         (Bid(5, 3), "it", "short", "5x3"),
-        (Bid(5, 3), "en", "long", "five trains"),
+        (Bid(5, 3), "en", "long", "five threes"),
         (Bid(1, 1), "en", "long", "one ace"),
-        (Bid(7, 6), "en", "long", "seven hexes"),
-        (Bid(21, 2), "en", "long", "twenty-one ducks"),
-        (Bid(99, 5), "en", "long", "ninety-nine queens"),
+        (Bid(7, 6), "en", "long", "seven sixes"),
+        (Bid(21, 2), "en", "long", "twenty-one twos"),
+        (Bid(99, 5), "en", "long", "ninety-nine fives"),
         (Bid(5, 3), "es", "long", "cinco trenes"),
         (Bid(1, 1), "es", "long", "un as"),
         (Bid(3, 1), "es", "long", "tres ases"),
@@ -98,11 +129,11 @@ def test_languages() -> None:
         (Bid(28, 4), "it", "long", "ventotto quattro"),
         (Bid(38, 5), "it", "long", "trentotto cinque"),
         (Bid(17, 2), "it", "long", "diciassette due"),
-        (Bid(120, 3), "en", "long", "120 trains"),
+        (Bid(120, 3), "en", "long", "120 threes"),
         (RevealBid(Bid(5, 3), (3, 3)), "en", "short", "5x3 reveal 3,3"),
         (RevealBid(Bid(5, 3), (3, 3)), "es", "short", "5x3 muestra 3,3"),
         (RevealBid(Bid(5, 3), (3, 3)), "it", "short", "5x3 mostra 3,3"),
-        (RevealBid(Bid(5, 3), (3, 3)), "en", "long", "five trains (reveals 3, 3)"),
+        (RevealBid(Bid(5, 3), (3, 3)), "en", "long", "five threes (reveals 3, 3)"),
         (RevealBid(Bid(5, 3), (1, 3)), "es", "long", "cinco trenes (muestra 1, 3)"),
         (RevealBid(Bid(5, 3), (3,)), "it", "long", "cinque tre (mostra 3)"),
     ],
@@ -318,12 +349,12 @@ _EXAMPLES = "try 5x3, five threes, cinco trenes, dudo, calzo, paso"
         ("0x3", "'0x3': the quantity must be at least 1"),
         ("zero threes", "'zero threes': the quantity must be at least 1"),
         ("1000x3", "'1000x3': the quantity is too large (at most 999)"),
-        ("seven", "'seven' has a quantity but no face; try '7x3' or 'seven trains'"),
-        ("7", "'7' has a quantity but no face; try '7x3' or 'seven trains'"),
+        ("seven", "'seven' has a quantity but no face; try '7x3' or 'seven threes'"),
+        ("7", "'7' has a quantity but no face; try '7x3' or 'seven threes'"),
         ("siete", "'siete' has a quantity but no face; try '7x3' or 'siete trenes'"),
         ("dos", "'dos' has a quantity but no face; try '2x3' or 'dos trenes'"),
         ("twenty seven", "'twenty seven' has a quantity but no face; try '27x3'"),
-        ("trains", "'trains' has a face but no quantity; try '5x3' or 'five trains'"),
+        ("trains", "'trains' has a face but no quantity; try '5x3' or 'five threes'"),
         ("ases", "'ases' has a face but no quantity; try '5x1' or 'cinco ases'"),
         ("xyz", f"'xyz' is not a bid or call; {_EXAMPLES}"),
         ("", f"there is nothing to read in ''; {_EXAMPLES}"),

@@ -68,7 +68,7 @@ def test_wild_needs_natural_is_exact_where_a_binomial_is_not() -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert f"4x5 (four queens) is true: {format_chance(true)}  = {true}" in out
+    assert f"4x5 (four fives) is true: {format_chance(true)}  = {true}" in out
     assert f"Exactly right (spot on): {format_chance(exact)}  = {exact}" in out
     assert "aces are wild, but only for a face with a natural die on the table" in out
     # Without the house rule the same bid is the plain count.

@@ -171,7 +171,7 @@ def test_hint_at_the_opening_lists_the_safest_openings() -> None:
     out = typist.output
     assert "Standing bid" not in out.split("Odds from")[1]
     # Certain openings, lowest first: two quads and a hex in hand (no aces: one die only).
-    assert "Safest openings: 1x4 (one quad) 100%, 1x6 (one hex) 100%, 2x4 (two quads) 100%" in out
+    assert "Safest openings: 1x4 (one four) 100%, 1x6 (one six) 100%, 2x4 (two fours) 100%" in out
 
 
 # ----------------------------------------------------------------------------- review
@@ -189,7 +189,7 @@ def test_review_after_quitting_shows_the_risky_bid_and_what_hard_would_do() -> N
     after = out.split("You leave the game.")[1]
     assert "Review: your riskiest decisions, with the odds you faced and what hard would" in after
     assert (
-        "Round 1, you: 4x3 (four trains); true 0%. Risk of losing a die: 100% (if called)." in after
+        "Round 1, you: 4x3 (four threes); true 0%. Risk of losing a die: 100% (if called)." in after
     )
     assert re.search(r"\n    hard would have played \d+x\d+ \([^)]*\); true [\d.]+%\.\n", after)
 
@@ -325,7 +325,7 @@ def test_out_of_turn_call_review_says_what_the_bot_would_do() -> None:
     console = Console(file=io.StringIO(), width=100)
     show_review(Narrator(console, ("You", "Ana", "Beto"), rules, "en"), [item], 1)
     text = console.file.getvalue()  # type: ignore[attr-defined]
-    assert "Round 1, you: call on 4x4 (four quads) out of turn; the bid was true " in text
+    assert "Round 1, you: call on 4x4 (four fours) out of turn; the bid was true " in text
     if item.reviewer is None:
         assert "    hard would not have called out of turn." in text
     else:

@@ -278,7 +278,7 @@ def test_mistyped_input_gets_a_message_and_a_new_prompt() -> None:
     assert "Traceback" not in out
     assert "Not understood: 'blah' is not a bid or call" in out
     assert "Not understood: '5x9': there is no face 9 (faces are 1-6)" in out
-    assert re.search(r"Not allowed: 1x2 \(one duck\) does not raise \d+x\d+ \([a-z ]+\)\. ", out)
+    assert re.search(r"Not allowed: 1x2 \(one two\) does not raise \d+x\d+ \([a-z ]+\)\. ", out)
     assert "Type a bid or call, or ? for help." in out
     assert "Not allowed: There is no open or closed choice to make now." in out
     assert "Not allowed: There is no pass to doubt." in out
@@ -299,8 +299,35 @@ def test_opening_with_a_call_is_explained() -> None:
     out = human.output
     assert out.count("Not allowed: You open the round, so you must bid.") == 2
     assert "Not allowed: 7x1 (seven aces). Only a player holding one die may open on aces." in out
-    assert "Lowest openings: 1x2 (one duck), 1x3 (one train)" in out
+    assert "Lowest openings: 1x2 (one two), 1x3 (one three)" in out
     assert not game.history
+
+
+def test_the_traditional_face_names_when_asked() -> None:
+    # The same opening as above with the English nicknames: the bids say "duck", "train".
+    game = Game.with_hands(DUDO, HANDS4, opener=0, seed=5)
+    human = Human(["call", "7x1", "hint"], auto=False)
+    with pytest.raises(EOFError):
+        play_game(game, bots_for(game), console=human.console, input_fn=human, naming="traditional")
+    out = human.output
+    assert "Not allowed: 7x1 (seven aces). Only a player holding one die may open on aces." in out
+    assert "Lowest openings: 1x2 (one duck), 1x3 (one train)" in out
+    assert "hexes" in out and "sixes" not in out  # the hint's expected count of each face
+
+
+def test_an_unknown_face_naming_is_a_bad_option(tmp_path: Path) -> None:
+    human = Human([], auto=False)
+    code = play_command(
+        players=4,
+        rules_name="dudo",
+        settings=[],
+        console=human.console,
+        input_fn=human,
+        record_dir=tmp_path,
+        faces="fancy",
+    )
+    assert code == 2
+    assert "unknown face names 'fancy'; faces are named usual / traditional" in human.output
 
 
 def test_help_moves_rules_and_table_commands(tmp_path: Path) -> None:

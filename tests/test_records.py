@@ -774,9 +774,9 @@ def test_replay_command_prints_the_game_round_by_round() -> None:
     round_1 = out[out.index("Round 1") : out.index("Round 2")]
     assert "Carla opens the round. Dice: Ana 5, Beto 5, Carla 5 (15 in play)" in round_1
     assert "Ana    1 1 3 5 6" in round_1
-    assert "Carla: 1x3 (one train)" in round_1
+    assert "Carla: 1x3 (one three)" in round_1
     assert "Ana: spot on (claims Carla's 1x3 is exact)" in round_1
-    assert "Count of trains (aces wild):" in round_1
+    assert "Count of threes (aces wild):" in round_1
     assert "Obliging round:" in out
     assert "doubts" in out and "pass" in out
     assert "loses 1 die" in out

@@ -84,7 +84,7 @@ def facing(bid: Bid) -> Game:
 RAISES = {
     # At the same quantity the face must go up.
     ("3x3", "3x4"): {
-        "en": "Not allowed: 3x3 (three trains) does not raise 3x4 (three quads). At the same "
+        "en": "Not allowed: 3x3 (three threes) does not raise 3x4 (three fours). At the same "
         "quantity the face must go up.",
         "es": "No permitido: 3x3 (tres trenes) no supera 3x4 (tres cuadras). Con la misma "
         "cantidad, la cara debe subir.",
@@ -94,7 +94,7 @@ RAISES = {
     # From five dice a bid on aces needs three aces (half, rounded up): a count, so a plural.
     # The words name the standing bid themselves, so the refused raise is not said again.
     ("2x1", "5x4"): {
-        "en": "Not allowed: After 5x4 (five quads), a bid on aces needs at least 3 aces.",
+        "en": "Not allowed: After 5x4 (five fours), a bid on aces needs at least 3 aces.",
         "es": "No permitido: Tras 5x4 (cinco cuadras), una apuesta de ases necesita al menos "
         "3 ases.",
         "it": "Non permesso: Dopo 5x4 (cinque quattro), una puntata sugli assi richiede almeno "
@@ -102,7 +102,7 @@ RAISES = {
     },
     # The quantity may not go down.
     ("2x6", "3x2"): {
-        "en": "Not allowed: 2x6 (two hexes) does not raise 3x2 (three ducks). The quantity may "
+        "en": "Not allowed: 2x6 (two sixes) does not raise 3x2 (three twos). The quantity may "
         "not go down.",
         "es": "No permitido: 2x6 (dos senas) no supera 3x2 (tres tontos). La cantidad no puede "
         "bajar.",
@@ -210,9 +210,9 @@ def test_every_notation_code_is_reached() -> None:
 TYPED = {
     "en": [
         "Not understood: '5x9': there is no face 9 (faces are 1-6). Type ? for help.",
-        "Not understood: 'siete' has a quantity but no face; try 7x3 (seven trains). Type ? "
+        "Not understood: 'siete' has a quantity but no face; try 7x3 (seven threes). Type ? "
         "for help.",
-        "Not understood: 'quinas' has a face but no quantity; try 5x5 (five queens). Type ? "
+        "Not understood: 'quinas' has a face but no quantity; try 5x5 (five fives). Type ? "
         "for help.",
         "Not understood: '0x3': the quantity must be at least 1. Type ? for help.",
     ],

@@ -105,6 +105,13 @@ def play(
     ] = "easy",
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
     record_dir: Annotated[Path | None, typer.Option(help="Where to save the game record.")] = None,
+    faces: Annotated[
+        str,
+        typer.Option(
+            help="Face names in English: usual (twos, threes, ...) or traditional "
+            "(ducks, trains, quads, queens, hexes)."
+        ),
+    ] = "usual",
 ) -> None:
     """Play Dudo in the terminal against computer players."""
     from dudo.terminal.play import play_command
@@ -120,6 +127,7 @@ def play(
         record_dir=record_dir,
         console=Console(),
         input_fn=None,
+        faces=faces,
     )
     raise typer.Exit(code)
 
@@ -461,7 +469,7 @@ def odds(
         list[str] | None,
         typer.Argument(
             metavar="BID",
-            help="A bid in any notation: 5x3, 'five trains', 'cinco trenes'. "
+            help="A bid in any notation: 5x3, 'five threes', 'cinco trenes'. "
             "None: every face's expected count and likeliest bids.",
         ),
     ] = None,

@@ -5,7 +5,7 @@
     >>> odds = bid_odds(preset("dudo"), [1, 3, 3, 5, 6], unknown=20, bid=Bid(10, 3))
     >>> odds.probability_float  # doctest: +ELLIPSIS
     0.5206...
-    >>> float(odds.expected[3])  # your 3 trains + 20 unknown dice * 2/6 (trains and aces)
+    >>> float(odds.expected[3])  # your 3 threes + 20 unknown dice * 2/6 (threes and aces)
     9.666666666666666
 
 :func:`bid_odds` takes the rules, your dice, how many dice you cannot see (or the other

@@ -71,7 +71,7 @@ def test_presets_list_every_preset_with_its_full_rule_set(shared_server: LiveSer
     ("lang", "faces", "call"),
     [
         ("es", ["as", "tonto", "tren", "cuadra", "quina", "sena"], "dudo"),
-        ("en", ["ace", "duck", "train", "quad", "queen", "hex"], "call"),
+        ("en", ["ace", "two", "three", "four", "five", "six"], "call"),
     ],
 )
 def test_i18n_gives_the_engine_words(
@@ -89,6 +89,28 @@ def test_i18n_gives_the_engine_words(
     if lang == "es":
         assert data["faces"]["1"]["many"] == "ases"
         assert data["calls"]["spot-on"] == "calzo"
+
+
+def test_i18n_names_the_faces_the_traditional_way_when_asked(shared_server: LiveServer) -> None:
+    with api(shared_server) as http:
+        english = http.get("/api/i18n/en", params={"faces": "traditional"}).json()
+        usual = http.get("/api/i18n/en", params={"faces": "usual"}).json()
+        spanish = http.get("/api/i18n/es", params={"faces": "traditional"}).json()
+        refused = http.get("/api/i18n/en", params={"faces": "fancy"})
+    traditional = ["ace", "duck", "train", "quad", "queen", "hex"]
+    assert [english["faces"][str(f)]["one"] for f in range(1, 7)] == traditional
+    assert [english["faces"][str(f)]["many"] for f in range(1, 7)] == [
+        "aces", "ducks", "trains", "quads", "queens", "hexes"
+    ]  # fmt: skip
+    assert usual["faces"]["2"] == {"one": "two", "many": "twos"}
+    assert usual["faces"]["6"] == {"one": "six", "many": "sixes"}
+    # Spanish (and Italian) players' usual names are their traditional ones.
+    assert spanish["faces"]["2"] == {"one": "tonto", "many": "tontos"}
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["code"] == "bad_option" and refused.json()["params"] == {
+        "option": "faces"
+    }
+    assert "faces: usual or traditional, not 'fancy'" in detail(refused)
 
 
 def test_i18n_unknown_language_is_404_naming_the_languages(shared_server: LiveServer) -> None:

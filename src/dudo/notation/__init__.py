@@ -6,7 +6,7 @@ Printing (:func:`format_action`)
     es ``dudo``, ``calzo``, ``paso``, ``dudo el paso``, ``abierto``, ``cerrado``;
     it ``dubito``, ``calza``, ``passo``, ``dubito il passo``, ``aperto``, ``chiuso``).
     A reveal is ``5x3 reveal 3,3`` / ``5x3 muestra 3,3`` / ``5x3 mostra 3,3``.
-    Style ``"long"``: bids in words with the face names, "five trains", "one ace",
+    Style ``"long"``: bids in words with the face names, "five threes", "one ace",
     "cinco trenes", "un as", "veintiuna quinas", "tre assi", "un asso"; a reveal is appended
     as " (reveals 3, 3)" / " (muestra 3, 3)" / " (mostra 3, 3)". Calls are the same in both
     styles. Quantities 1..99 are written in words, larger ones in digits. Spanish numbers agree
@@ -14,9 +14,11 @@ Printing (:func:`format_action`)
     face ("un asso") and compounds stay whole ("ventuno assi").
 
 Face names (:func:`face_name`)
-    Lowercase, as in running text: en ace duck train quad queen hex, es as tonto tren cuadra
-    quina sena, it asso due tre quattro cinque sei (plurals aces ... hexes, ases ... senas,
-    assi due tre ...). Capitalise for a heading.
+    Lowercase, as in running text: en ace two three four five six, es as tonto tren cuadra
+    quina sena, it asso due tre quattro cinque sei (plurals aces twos ... sixes, ases ... senas,
+    assi due tre ...). Capitalise for a heading. ``naming="traditional"`` (also taken by
+    :func:`format_action`) gives the English nicknames ace duck train quad queen hex (Spanish
+    and Italian names are the same either way); :data:`FACE_NAMINGS` lists the namings.
 
 Reading (:func:`parse_action`)
     Case, accents and width are ignored, and so is punctuation (spaces, ``. , ; : ! ? ¡ ¿``,
@@ -63,9 +65,9 @@ from __future__ import annotations
 from dudo.engine.actions import Action
 from dudo.notation._format import format_action
 from dudo.notation._parse import parse_action
-from dudo.notation._words import LANGUAGES, face_name
+from dudo.notation._words import FACE_NAMINGS, LANGUAGES, face_name
 
-__all__ = ["LANGUAGES", "canonical", "face_name", "format_action", "parse_action"]
+__all__ = ["FACE_NAMINGS", "LANGUAGES", "canonical", "face_name", "format_action", "parse_action"]
 
 
 def canonical(action: Action) -> str:

@@ -29,9 +29,9 @@ from dudo.notation._words import (
 STYLES: Final = ("short", "long")
 
 
-def long_bid(bid: Bid, lang: str) -> str:
-    """A bid in words: "five trains", "un as", "veintiuna quinas", "tre assi"."""
-    name = face_name(bid.face, lang, plural=bid.quantity != 1)
+def long_bid(bid: Bid, lang: str, naming: str = "usual") -> str:
+    """A bid in words: "five threes" (or "five trains"), "un as", "veintiuna quinas", "tre assi"."""
+    name = face_name(bid.face, lang, plural=bid.quantity != 1, naming=naming)
     if bid.quantity < 1:
         raise NotationError(f"{bid}: the quantity must be at least 1")
     if bid.quantity > MAX_WORD_QUANTITY:
@@ -39,10 +39,13 @@ def long_bid(bid: Bid, lang: str) -> str:
     return f"{number_words(bid.quantity, lang, FACE_GENDERS[lang][bid.face - 1])} {name}"
 
 
-def format_action(action: Action, lang: str = "en", style: str = "short") -> str:
+def format_action(
+    action: Action, lang: str = "en", style: str = "short", naming: str = "usual"
+) -> str:
     """``action`` as a player would write (short) or say (long) it in ``lang``.
 
-    Short bids are ``5x3`` in every language; long bids use number words and face names.
+    Short bids are ``5x3`` in every language; long bids use number words and face names (the
+    usual ones, or with ``naming="traditional"`` the English nicknames: see :func:`face_name`).
     Calls read the same in both styles (en "spot on", es "calzo", it "calza"). A call's ``by``
     (an out-of-turn caller) is not part of the text.
     """
@@ -51,15 +54,15 @@ def format_action(action: Action, lang: str = "en", style: str = "short") -> str
         raise NotationError(f"unknown style {style!r}; styles are {', '.join(STYLES)}")
     long = style == "long"
     if isinstance(action, Bid):
-        return long_bid(action, lang) if long else str(action)
+        return long_bid(action, lang, naming) if long else str(action)
     if isinstance(action, RevealBid):
         word = REVEAL_TEXT[lang][1 if long else 0]
         if long:
-            return f"{long_bid(action.bid, lang)} ({word} {', '.join(map(str, action.reveal))})"
+            return f"{long_bid(action.bid, lang, naming)} ({word} {', '.join(map(str, action.reveal))})"
         return f"{action.bid} {word} {','.join(map(str, action.reveal))}"
     if isinstance(action, Call | SpotOn | Pass | DoubtPass | ObligeChoice):
         return CALL_TEXT[lang][str(action)]
     if isinstance(action, Spoken):  # said aloud: the bid, and the pass that followed it
-        said = format_action(action.bid, lang, style)
+        said = format_action(action.bid, lang, style, naming)
         return f"{said}, {CALL_TEXT[lang]['pass']}" if action.passed else said
     raise NotationError(f"{action!r} is not an action")

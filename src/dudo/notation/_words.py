@@ -125,15 +125,17 @@ def number_spellings(lang: str) -> dict[str, int]:
 
 # --- faces ---------------------------------------------------------------------------------------
 
-# Primary names, (singular, plural), lowercase as in running text (docs/rules.md section 4).
+# Primary names, (singular, plural), lowercase as in running text (docs/rules.md section 4):
+# what players of each language say. In English that is the numbers (and "ace", the word the
+# rules speak of); the traditional nicknames are offered beside them (TRADITIONAL_FACE_NAMES).
 FACE_NAMES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "en": (
         ("ace", "aces"),
-        ("duck", "ducks"),
-        ("train", "trains"),
-        ("quad", "quads"),
-        ("queen", "queens"),
-        ("hex", "hexes"),
+        ("two", "twos"),
+        ("three", "threes"),
+        ("four", "fours"),
+        ("five", "fives"),
+        ("six", "sixes"),
     ),
     "es": (
         ("as", "ases"),
@@ -153,22 +155,40 @@ FACE_NAMES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
 }
 
+# The traditional English nicknames, for those who ask for them ("faces=traditional"); Spanish
+# and Italian players' usual names are already their traditional ones.
+TRADITIONAL_FACE_NAMES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
+    **FACE_NAMES,
+    "en": (
+        ("ace", "aces"),
+        ("duck", "ducks"),
+        ("train", "trains"),
+        ("quad", "quads"),
+        ("queen", "queens"),
+        ("hex", "hexes"),
+    ),
+}
+
+#: How faces may be named: "usual" (each language's everyday words, the default) or
+#: "traditional" (the English nicknames ducks, trains, quads, queens, hexes).
+FACE_NAMINGS: Final = ("usual", "traditional")
+
 FACE_GENDERS: Final[dict[str, tuple[Gender, ...]]] = {
     "en": ("m",) * MAX_FACES,  # English has no gender; "m" only marks "before a noun"
     "es": ("m", "m", "m", "f", "f", "f"),
     "it": ("m",) * MAX_FACES,
 }
 
-# Every word read as a face, by face. Primary names come first so each language's own
-# words are listed in one place; the parser does not care about order.
+# Every word read as a face, by face: the usual names, the traditional ones and a few more, in
+# every language alike (the parser does not care about order).
 FACE_WORDS: Final[dict[str, dict[int, tuple[str, ...]]]] = {
     "en": {
         1: ("ace", "aces", "one", "ones"),
-        2: ("duck", "ducks", "two", "twos"),
-        3: ("train", "trains", "trick", "tricks", "three", "threes"),
-        4: ("quad", "quads", "four", "fours"),
-        5: ("queen", "queens", "five", "fives"),
-        6: ("hex", "hexes", "six", "sixes"),
+        2: ("two", "twos", "duck", "ducks"),
+        3: ("three", "threes", "train", "trains", "trick", "tricks"),
+        4: ("four", "fours", "quad", "quads"),
+        5: ("five", "fives", "queen", "queens"),
+        6: ("six", "sixes", "hex", "hexes"),
     },
     "es": {
         1: ("as", "ases", "uno", "unos"),
@@ -202,15 +222,25 @@ FACE_WORDS: Final[dict[str, dict[int, tuple[str, ...]]]] = {
 }
 
 
-def face_name(face: int, lang: str = "en", plural: bool = False) -> str:
-    """The primary name of ``face`` in ``lang``: lowercase, as in running text ("five trains").
+def check_naming(naming: str) -> None:
+    if naming not in FACE_NAMINGS:
+        raise NotationError(
+            f"faces are named {' or '.join(repr(n) for n in FACE_NAMINGS)}, not {naming!r}"
+        )
 
-    Capitalise it yourself for a heading (``face_name(3).capitalize() == "Train"``).
+
+def face_name(face: int, lang: str = "en", plural: bool = False, naming: str = "usual") -> str:
+    """The name of ``face`` in ``lang``: lowercase, as in running text ("five threes"); with
+    ``naming="traditional"``, the English nicknames ("five trains").
+
+    Capitalise it yourself for a heading (``face_name(3).capitalize() == "Three"``).
     """
     check_language(lang)
+    check_naming(naming)
     if not 1 <= face <= MAX_FACES:
         raise NotationError(f"there is no face {face} (faces are 1-{MAX_FACES})")
-    singular, plural_form = FACE_NAMES[lang][face - 1]
+    names = TRADITIONAL_FACE_NAMES if naming == "traditional" else FACE_NAMES
+    singular, plural_form = names[lang][face - 1]
     return plural_form if plural else singular
 
 

@@ -128,6 +128,7 @@ class ErrorCode(StrEnum):
     # Finished games, cups and the rest of HTTP.
     NO_FINISHED_GAME = "no_finished_game"  # id
     BAD_LIMIT = "bad_limit"
+    BAD_FILTER = "bad_filter"  # name (the query parameter)
     NO_LANGUAGE = "no_language"
     NO_CUP = "no_cup"
     CUP_TOKEN_NEEDED = "cup_token_needed"

@@ -146,11 +146,14 @@ class Narrator:
         hidden_dice: Callable[[int], Sequence[int]] | None = None,
         round_counts: bool = False,
         seating: str = "",
+        naming: str = "usual",
     ) -> None:
         self.console = console
         self.names = tuple(names)
         self.rules = rules
         self.lang = lang
+        #: How faces are named in words: "usual" (twos, threes) or "traditional" (ducks, trains).
+        self.naming = naming
         self.you = you
         self.hidden_dice = hidden_dice
         self.round_counts = round_counts
@@ -197,7 +200,7 @@ class Narrator:
         short = format_action(action, self.lang)
         bid = action.bid if isinstance(action, RevealBid) else action
         if isinstance(bid, Bid):
-            return f"{short} ({format_action(bid, self.lang, 'long')})"
+            return f"{short} ({format_action(bid, self.lang, 'long', self.naming)})"
         return short
 
     def hands(self, hands: Sequence[Sequence[int]]) -> None:
@@ -233,7 +236,7 @@ class Narrator:
                 verdict = "stands" if e.count >= bid.quantity else "fails"
             return self.t(
                 "count",
-                faces=face_name(bid.face, self.lang, plural=True),
+                faces=face_name(bid.face, self.lang, plural=True, naming=self.naming),
                 counting=self.t(counting),
                 count=e.count,
                 bid=self.say(bid),

@@ -96,7 +96,7 @@ def odds_command(
 def _bid(text: str, faces: int) -> Bid:
     action = parse_action(text, faces)
     if not isinstance(action, Bid):
-        raise DudoError(f"{text!r} is not a bid; give one such as 5x3 or 'five trains'")
+        raise DudoError(f"{text!r} is not a bid; give one such as 5x3 or 'five threes'")
     return action
 
 

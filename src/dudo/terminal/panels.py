@@ -62,15 +62,16 @@ class Panels(Narrator):
         bots: Mapping[int, Bot],
         preset_name: str | None,
         seed: int | None,
+        naming: str = "usual",
     ) -> None:
-        super().__init__(console, names, rules, lang, you=you)
+        super().__init__(console, names, rules, lang, you=you, naming=naming)
         self.seat = 0  # yours
         self.bots = bots
         self.preset_name = preset_name
         self.seed = seed
 
     def faces_of(self, dice: Sequence[int]) -> str:
-        return ", ".join(face_name(d, self.lang) for d in dice)
+        return ", ".join(face_name(d, self.lang, naming=self.naming) for d in dice)
 
     def said_bid(self, canonical: str) -> str:
         """A bid the engine names in notation (``3x4``), said in the game's language."""

@@ -18,7 +18,7 @@ What is shown
     dice, eliminations, the next obliging round, and at the end the winner.
 
 What you type
-    A bid or call in any of the notations of :mod:`dudo.notation` (``5x3``, ``five trains``,
+    A bid or call in any of the notations of :mod:`dudo.notation` (``5x3``, ``five threes``,
     ``cinco trenes``, ``call``, ``dudo``, ``calzo``, ``paso``, ``dudo el paso``, ``open``,
     ``cerrado``, ``5x3 reveal 3,3`` ...), whatever the display language; or a command:
     ``?``/``help`` (your legal actions explained), ``hint``/``odds`` (the odds from what you
@@ -82,7 +82,7 @@ from dudo.bots import Bot, make_bot
 from dudo.engine.errors import DudoError
 from dudo.engine.game import Game
 from dudo.engine.rules import Rules, rules_from_settings
-from dudo.notation import LANGUAGES
+from dudo.notation import FACE_NAMINGS, LANGUAGES
 from dudo.records import PlayerInfo, write_record
 from dudo.review import REVIEWER, review
 from dudo.terminal.review import show_review
@@ -140,6 +140,7 @@ def play_command(
     console: Console,
     input_fn: InputFn | None = None,
     reviewer: str | None = REVIEWER,
+    faces: str = "usual",
 ) -> int:
     """Play one game of Dudo on ``console``: you in seat 0 against ``players - 1`` bots of
     level ``bots``, under the preset ``rules_name`` with the ``OPTION=VALUE`` house rules in
@@ -149,13 +150,17 @@ def play_command(
     ``input_fn(prompt)`` reads your lines (default: the terminal through ``console.input``,
     echoing the line when standard input is not a terminal so a piped game reads as a
     transcript). The record is saved in ``record_dir`` (default :func:`default_record_dir`).
-    ``reviewer``: the bot level of the after-game review (None: no review).
+    ``reviewer``: the bot level of the after-game review (None: no review). ``faces``: how
+    faces are named in words, "usual" (twos, threes) or "traditional" (ducks, trains).
 
     Returns the exit code: 0 the game ended or you quit (also at end of input), 1 the record
     could not be saved, 2 bad options, 130 interrupted (Ctrl-C).
     """
     try:
         setup = _prepare(players, rules_name, settings, lang, seed, bots, name)
+        if faces not in FACE_NAMINGS:
+            namings = " / ".join(FACE_NAMINGS)
+            raise DudoError(message(lang, "unknown_faces", faces=repr(faces), namings=namings))
         game = Game(setup.rules, players, seed=setup.seed)
         bot_seats: dict[int, Bot] = {
             seat: make_bot(bots, random.Random(f"dudo-play-bot:{setup.seed}:{seat}"))
@@ -181,6 +186,7 @@ def play_command(
             preset_name=setup.preset,
             seed=setup.seed,
             reviewer=reviewer,
+            naming=faces,
         )
     except EOFError:
         console.print()
@@ -209,12 +215,14 @@ def play_game(
     preset_name: str | None = None,
     seed: int | None = None,
     reviewer: str | None = REVIEWER,
+    naming: str = "usual",
 ) -> str:
     """Play ``game`` on ``console`` from where it stands: you in seat 0 (reading your lines
     with ``input_fn``), ``bots[seat]`` in every other seat. ``names`` are the seats' display
     names (default "You", "Ana", "Beto", ...); ``preset_name`` and ``seed`` are shown in the
     opening lines only. When the game ends or you quit, a ``reviewer`` bot reviews your
-    riskiest decisions (None: no review).
+    riskiest decisions (None: no review). ``naming``: how faces are named in words (see
+    :func:`dudo.notation.face_name`).
 
     Returns ``"finished"`` when the game is over, ``"quit"`` when you quit. End of input
     (:class:`EOFError`) and Ctrl-C (:class:`KeyboardInterrupt`) propagate: the game keeps
@@ -226,7 +234,7 @@ def play_game(
     missing = [seat for seat in range(1, game.players) if seat not in bots]
     if missing:
         raise DudoError(f"bots: no bot for seat(s) {missing}")
-    screen = Screen(game, shown, bots, console, input_fn, lang, preset_name, seed)
+    screen = Screen(game, shown, bots, console, input_fn, lang, preset_name, seed, naming)
     status = "finished"
     try:
         screen.run()

@@ -64,7 +64,8 @@ def show_hint(screen: Narrator, view: PlayerView, adviser: str | None = REVIEWER
             )
         )
     expected = ", ".join(
-        f"{face_name(face, lang, plural=True)} {decimal(lang, odds.expected[face])}"
+        f"{face_name(face, lang, plural=True, naming=screen.naming)} "
+        f"{decimal(lang, odds.expected[face])}"
         for face in odds.faces
     )
     screen.line(screen.t("expected_counts", counts=expected))

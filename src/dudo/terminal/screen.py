@@ -62,6 +62,7 @@ class Screen(Panels):
         lang: str,
         preset_name: str | None,
         seed: int | None,
+        naming: str = "usual",
     ) -> None:
         spoken_to = names[0].casefold() in {"you", message(lang, "you_name").casefold()}
         if spoken_to:  # the default name is shown as the language's "you"
@@ -75,6 +76,7 @@ class Screen(Panels):
             bots=bots,
             preset_name=preset_name,
             seed=seed,
+            naming=naming,
         )
         self.game = game
         self.read = read
@@ -238,7 +240,7 @@ class Screen(Panels):
             if name in ("bid", "new", "standing") and isinstance(value, str):
                 fields[name] = self.said_bid(value)
             elif name == "face" and isinstance(value, int) and 1 <= value <= self.rules.faces:
-                fields[name] = face_name(value, self.lang)
+                fields[name] = face_name(value, self.lang, naming=self.naming)
             elif name == "dice" and isinstance(value, str):
                 fields[name] = value.replace(",", ", ")
             elif name == "player" and isinstance(value, int):

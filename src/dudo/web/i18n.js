@@ -3,6 +3,9 @@
 // UI strings live in /static/i18n/<lang>.json (one key set in every language); face names and
 // call words come from the server (GET /api/i18n/<lang>), never from this file. The choice is
 // kept in localStorage "dudo.lang" and defaults to the browser's language when it is es or it.
+// English faces are named by number (twos, threes…) unless the player chose the traditional
+// nicknames (ducks, trains…): localStorage "dudo.faces" = "traditional" asks the server for
+// /api/i18n/<lang>?faces=traditional (the player menu sets it: setFaceNaming).
 //
 // Markup hooks: data-i18n="key" (text), data-i18n-placeholder, data-i18n-aria-label,
 // data-i18n-title. The language <select> is #lang-select on every page.
@@ -51,11 +54,36 @@ export function lang() {
   return current;
 }
 
-async function load(code) {
+const FACES_KEY = "dudo.faces";
+
+/** How the faces are named: "usual" (numbers in English) or "traditional" (ducks, trains…). */
+export function faceNaming() {
+  try {
+    return localStorage.getItem(FACES_KEY) === "traditional" ? "traditional" : "usual";
+  } catch {
+    return "usual";
+  }
+}
+
+/** Name the faces ``naming``'s way from now on, and redraw the page's words with them. */
+export async function setFaceNaming(naming) {
+  try {
+    if (naming === "traditional") localStorage.setItem(FACES_KEY, naming);
+    else localStorage.removeItem(FACES_KEY);
+  } catch {
+    /* no storage: the choice holds until the page is left */
+  }
+  await load(current, naming);
+  applyI18n(document);
+  for (const fn of listeners) fn(current);
+}
+
+async function load(code, naming = faceNaming()) {
+  const words = naming === "traditional" ? `/api/i18n/${code}?faces=traditional` : `/api/i18n/${code}`;
   const [ui, en, srv] = await Promise.all([
     getJson(`/static/i18n/${code}.json`),
     getJson("/static/i18n/en.json"),
-    getJson(`/api/i18n/${code}`).catch(() => null),
+    getJson(words).catch(() => null),
   ]);
   current = code;
   strings = ui;

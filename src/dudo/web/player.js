@@ -22,7 +22,7 @@
 //                      #you-delete/#you-delete-confirm, #you-error, #you-status
 
 import { api, forgetSeatToken, playerIsKnown, playerKey, saveSeatToken, seatToken } from "/static/api.js";
-import { applyI18n, lang, onLangChange, t, wordError } from "/static/i18n.js";
+import { applyI18n, faceNaming, lang, onLangChange, setFaceNaming, t, wordError } from "/static/i18n.js";
 import { el } from "/static/ui.js";
 
 const KEY = "dudo.player.key";
@@ -171,6 +171,28 @@ function section(headingKey, ...children) {
   );
 }
 
+/** How English names the faces: by number, or the traditional nicknames (shown in English
+ * only: Spanish and Italian names are the same either way). */
+function facesSection() {
+  const option = (value, key) => el("option", { value, "data-i18n": key }, t(key));
+  const part = section(
+    "player.faces_heading",
+    el(
+      "label",
+      { class: "you-field" },
+      el("span", { "data-i18n": "player.faces_label" }, t("player.faces_label")),
+      el(
+        "select",
+        { id: "you-faces" },
+        option("usual", "player.faces_usual"),
+        option("traditional", "player.faces_traditional"),
+      ),
+    ),
+  );
+  part.id = "you-faces-section";
+  return part;
+}
+
 function buildDialog() {
   const dialog = el(
     "dialog",
@@ -234,6 +256,7 @@ function buildDialog() {
         button("you-login-button", "player.login_button", { type: "submit" }),
       ),
     ),
+    facesSection(),
     section(
       "player.devices_heading",
       el("p", { class: "muted small", "data-i18n": "player.devices_intro" }, t("player.devices_intro")),
@@ -308,6 +331,8 @@ function render() {
   $("you-old-password").closest("label").hidden = !me?.password;
   $("you-signout-password").closest("label").hidden = !me?.password;
   renderDevices();
+  $("you-faces-section").hidden = lang() !== "en";
+  $("you-faces").value = faceNaming();
   const profile = $("you-profile");
   profile.hidden = !me?.id;
   if (me?.id) profile.href = `/players/${encodeURIComponent(me.id)}`;
@@ -432,6 +457,7 @@ function wire(dialog) {
       say(t("player.renamed", { name: me.name }));
     });
   });
+  $("you-faces").addEventListener("change", (e) => setFaceNaming(e.target.value));
   $("you-code-button").addEventListener("click", () => attempt(showCode));
   $("you-claim-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -521,7 +547,7 @@ function mount() {
     "button",
     { id: "you-button", type: "button", class: "you-button", "aria-haspopup": "dialog" },
     personIcon(),
-    el("span", { class: "sr-only", "data-i18n": "player.you" }, t("player.you")),
+    el("span", { class: "you-word", "data-i18n": "nav.you" }, t("nav.you")),
     el("span", { id: "you-button-name", class: "you-name" }),
   );
   open.addEventListener("click", () => {

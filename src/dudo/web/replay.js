@@ -6,9 +6,10 @@
 // Test hooks:
 //   main#replay-main  data-state (loading | ready | missing), data-step (0 = the start),
 //                     data-steps (number of actions)
-//   #replay-step      "Step k of n" (data-step, data-steps)
+//   #replay-step      "Round r · step k/n" (data-step, data-steps, data-round)
 //   #replay-slider    range 0..n
 //   #replay-first, #replay-prev, #replay-next, #replay-last; keys ←/→, Home/End
+//   #replay-play (space), #replay-speed, the jumps to calls and rounds: see replaynav.js
 //   #replay-action    who did what (data-player, data-action)
 //   #replay-events    li[data-type] narrated events of this step (a Revealed event shows
 //                     every hand, dice that counted marked .counted)
@@ -27,6 +28,7 @@ import { checkFairCard, renderFairCard } from "/static/fair.js";
 import { actionText, onLangChange, parseBid, t, wordError } from "/static/i18n.js";
 import { countsForReveal, narrateEvent } from "/static/narrate.js";
 import { renderReplayChat } from "/static/replaychat.js";
+import { Autoplay, landmarks, nextMark, prevMark, savedSpeed, showPlaying } from "/static/replaynav.js";
 import { presetName } from "/static/rules.js";
 import { el, startPage } from "/static/ui.js";
 
@@ -37,6 +39,8 @@ let data = null;
 let names = [];
 let deleted = []; // players who deleted their account: the record keeps no name of theirs
 let step = 0;
+let marks = { calls: [], rounds: [] };
+let autoplay = null;
 
 function nameOf(p) {
   if (p != null && deleted.includes(p)) return t("player.deleted");
@@ -92,11 +96,16 @@ function render() {
   const label = $("replay-step");
   label.dataset.step = String(step);
   label.dataset.steps = String(last);
-  label.textContent = step === 0 ? t("replay.start", { n: last }) : t("replay.step", { k: step, n: last });
+  label.dataset.round = String(state.round ?? 1);
+  label.textContent = t("replay.position", { round: state.round ?? 1, k: step, n: last });
   $("replay-slider").max = String(last);
   $("replay-slider").value = String(step);
   $("replay-first").disabled = $("replay-prev").disabled = step === 0;
   $("replay-next").disabled = $("replay-last").disabled = step === last;
+  $("replay-prev-call").disabled = prevMark(marks.calls, step) === null;
+  $("replay-next-call").disabled = nextMark(marks.calls, step) === null;
+  $("replay-prev-round").disabled = prevMark(marks.rounds, step) === null;
+  $("replay-next-round").disabled = nextMark(marks.rounds, step) === null;
 
   const action = $("replay-action");
   action.replaceChildren();
@@ -173,6 +182,34 @@ function go(to) {
   render();
 }
 
+function jump(to) {
+  if (to !== null) go(to);
+}
+
+/** The autoplay's controls: the play button (space), the speed, and the end that stops it. */
+function wireAutoplay(last) {
+  const main = $("replay-main");
+  autoplay = new Autoplay(
+    () => {
+      go(step + 1);
+      return step < last();
+    },
+    (playing) => {
+      showPlaying($("replay-play"), $("replay-play-word"), main, playing);
+      // Read out each step while playing would talk over itself: the position is read when
+      // the replay stops.
+      $("replay-step").setAttribute("aria-live", playing ? "off" : "polite");
+    },
+  );
+  showPlaying($("replay-play"), $("replay-play-word"), main, false);
+  $("replay-speed").value = savedSpeed();
+  $("replay-speed").addEventListener("change", (e) => autoplay.setSpeed(e.target.value));
+  $("replay-play").addEventListener("click", () => {
+    if (!autoplay.playing && step >= last()) go(0); // played to the end: from the start again
+    autoplay.toggle();
+  });
+}
+
 async function main() {
   try {
     data = await api(`/api/games/${encodeURIComponent(gameId)}/replay`);
@@ -208,6 +245,9 @@ async function main() {
     .join(" — ");
   const m = /step=(\d+)/.exec(location.hash);
   step = m ? Number(m[1]) : 0;
+  marks = landmarks(frames());
+  $("replay-main").dataset.calls = marks.calls.join(",");
+  $("replay-main").dataset.rounds = marks.rounds.join(",");
   $("replay-main").dataset.state = "ready";
   render();
   const lastCard = $("replay-main").lastElementChild;
@@ -218,11 +258,17 @@ async function main() {
   $("replay-prev").addEventListener("click", () => go(step - 1));
   $("replay-next").addEventListener("click", () => go(step + 1));
   $("replay-last").addEventListener("click", () => go(last()));
+  $("replay-prev-call").addEventListener("click", () => jump(prevMark(marks.calls, step)));
+  $("replay-next-call").addEventListener("click", () => jump(nextMark(marks.calls, step)));
+  $("replay-prev-round").addEventListener("click", () => jump(prevMark(marks.rounds, step)));
+  $("replay-next-round").addEventListener("click", () => jump(nextMark(marks.rounds, step)));
   $("replay-slider").addEventListener("input", (e) => go(Number(e.target.value)));
+  wireAutoplay(last);
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement) return; // the slider steps by itself
     if (e.target instanceof HTMLSelectElement) return;
-    if (e.key === "ArrowRight") go(step + 1);
+    if (e.key === " " && !(e.target instanceof HTMLButtonElement)) $("replay-play").click();
+    else if (e.key === "ArrowRight") go(step + 1);
     else if (e.key === "ArrowLeft") go(step - 1);
     else if (e.key === "Home") go(0);
     else if (e.key === "End") go(last());
@@ -235,6 +281,7 @@ async function main() {
   });
   onLangChange(() => {
     render();
+    showPlaying($("replay-play"), $("replay-play-word"), $("replay-main"), autoplay.playing);
     renderFairCard(rec, lastCard, nameOf);
   });
 }

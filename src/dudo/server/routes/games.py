@@ -7,6 +7,7 @@ anyone else gets the same replay with ``chat_hidden`` true and no message."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import gzip
 from collections import OrderedDict
 from collections.abc import Callable
@@ -15,11 +16,14 @@ from typing import Annotated, Any, NamedTuple, TypeVar
 
 from fastapi import APIRouter, Depends, Header, Request, Response
 
+from dudo.engine.rules import PRESETS
 from dudo.records import replay_steps
 from dudo.server import players as P
+from dudo.server import ratings
 from dudo.server.deps import AuthorizationHeader, HallDep, bearer
 from dudo.server.errors import ErrorCode, Refused
-from dudo.server.storage import token_hash
+from dudo.server.routes.players import find_me
+from dudo.server.storage import GameFilter, token_hash
 from dudo.server.tables import Hall
 from dudo.server.wire import dumps, event_json, view_json
 
@@ -27,11 +31,72 @@ router = APIRouter()
 T = TypeVar("T")
 
 
+#: How a yes-or-no filter of the list is written.
+FLAGS = {"1": True, "true": True, "0": False, "false": False}
+
+
+def flag(name: str, value: str | None) -> bool | None:
+    """A yes-or-no query parameter (None: not given); a 400 for any other word."""
+    if value is None:
+        return None
+    if value.lower() not in FLAGS:
+        raise Refused(
+            ErrorCode.BAD_FILTER,
+            f"{name}: 1 or 0 (true or false), not {value!r}",
+            400,
+            name=name,
+        )
+    return FLAGS[value.lower()]
+
+
+def presets_of(preset: str | None, family: str | None) -> tuple[str, ...] | None:
+    """The presets a list keeps for ``?preset=`` and ``?family=`` (None: every preset); a 400
+    for a preset or family there is none of."""
+    if preset is not None and preset not in PRESETS:
+        raise Refused(
+            ErrorCode.BAD_FILTER,
+            f"preset: one of {', '.join(PRESETS)}, not {preset!r}",
+            400,
+            name="preset",
+        )
+    if family is not None and family not in ratings.FAMILIES:
+        raise Refused(
+            ErrorCode.BAD_FILTER,
+            f"family: one of {', '.join(ratings.FAMILIES)}, not {family!r}",
+            400,
+            name="family",
+        )
+    if preset is None and family is None:
+        return None
+    return tuple(
+        name
+        for name in PRESETS
+        if preset in (None, name) and family in (None, ratings.family(name))
+    )
+
+
 @router.get("/api/games")
-async def games(hall: HallDep, limit: int = 20) -> dict[str, Any]:
+async def games(
+    hall: HallDep,
+    limit: int = 20,
+    mine: str | None = None,
+    rated: str | None = None,
+    preset: str | None = None,
+    family: str | None = None,
+    authorization: AuthorizationHeader = None,
+) -> dict[str, Any]:
+    """The newest finished games; ``?mine=1`` those the player of ``Authorization: Player
+    <key>`` played (401 without a player's key), ``?rated=1`` (or ``0``) the rated (or unrated)
+    ones, ``?preset=`` those of one preset, ``?family=`` those of a rated family's presets."""
     if not 1 <= limit <= 200:
         raise Refused(ErrorCode.BAD_LIMIT, "limit: from 1 to 200", 400)
-    found = await hall.answer(hall.store.recent_games, limit)
+    only = GameFilter(rated=flag("rated", rated), presets=presets_of(preset, family))
+    if flag("mine", mine):
+        me = await find_me(hall, authorization)
+        if me is None:
+            raise P.key_needed()
+        only = dataclasses.replace(only, rater=me.id)
+    found = await hall.answer(hall.store.recent_games, limit, only)
     return {"games": [asdict(game) for game in found]}
 
 

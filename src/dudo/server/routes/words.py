@@ -16,7 +16,7 @@ from dudo.engine.rules import (
     describe_option,
     option_choices,
 )
-from dudo.notation import LANGUAGES, face_name, format_action
+from dudo.notation import FACE_NAMINGS, LANGUAGES, face_name, format_action
 from dudo.server.errors import ErrorCode, Refused
 from dudo.server.rated import FREE_WIN_LEVELS, RATED_FILL_LEVEL
 
@@ -43,17 +43,29 @@ async def presets() -> dict[str, Any]:
 
 
 @router.get("/api/i18n/{lang}")
-async def words(lang: str) -> dict[str, Any]:
+async def words(lang: str, faces: str = "usual") -> dict[str, Any]:
+    """A language's face names and calls; ``?faces=traditional`` names the faces with the
+    English nicknames (ducks, trains, quads, queens, hexes) instead of the numbers."""
     if lang not in LANGUAGES:
         raise Refused(
             ErrorCode.NO_LANGUAGE,
             f"language {lang!r} is not available; use {', '.join(LANGUAGES)}",
             404,
         )
+    if faces not in FACE_NAMINGS:
+        raise Refused(
+            ErrorCode.BAD_OPTION,
+            f"faces: {' or '.join(FACE_NAMINGS)}, not {faces!r}",
+            400,
+            option="faces",
+        )
     return {
         "lang": lang,
         "faces": {
-            str(f): {"one": face_name(f, lang), "many": face_name(f, lang, plural=True)}
+            str(f): {
+                "one": face_name(f, lang, naming=faces),
+                "many": face_name(f, lang, plural=True, naming=faces),
+            }
             for f in range(1, 7)
         },
         "calls": {

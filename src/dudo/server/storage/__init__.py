@@ -45,7 +45,7 @@ from dudo.server.storage.database import (
     token_hash,
 )
 from dudo.server.storage.devices import MAX_DEVICES, Device, SeatHashes
-from dudo.server.storage.games import GameSummary, Place, StoredGame
+from dudo.server.storage.games import GameFilter, GameSummary, Place, StoredGame
 from dudo.server.storage.players import Password, PlayerGame, PlayerSeat, StoredPlayer, TakenCode
 from dudo.server.storage.ratings import (
     LeaderboardRow,
@@ -84,6 +84,7 @@ __all__ = [
     "CommitPacing",
     "Device",
     "FencedOut",
+    "GameFilter",
     "GameSummary",
     "LeaderboardRow",
     "Opponent",

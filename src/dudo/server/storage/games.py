@@ -82,6 +82,32 @@ class GameSummary:
     preset: str
 
 
+@dataclass(frozen=True)
+class GameFilter:
+    """Which finished games a list holds: those a player played (``rater``, a player id),
+    rated or not (``rated``; None: both), of these presets (``presets``; None: any)."""
+
+    rater: str | None = None
+    rated: bool | None = None
+    presets: tuple[str, ...] | None = None
+
+    def where(self) -> list[sa.ColumnElement[bool]]:
+        """The conditions on games and tables joined (the player's through game_players'
+        index on rater)."""
+        found: list[sa.ColumnElement[bool]] = [games_table.c.finished.is_not(None)]
+        if self.rater is not None:
+            gp = game_players_table
+            found.append(
+                games_table.c.id.in_(sa.select(gp.c.game_id).where(gp.c.rater == self.rater))
+            )
+        if self.rated is not None:
+            rated = games_table.c.rated
+            found.append(rated.is_not(None) if self.rated else rated.is_(None))
+        if self.presets is not None:
+            found.append(tables_table.c.preset.in_(self.presets))
+        return found
+
+
 class GameStore(Database):
     """Games, from their start to their record."""
 
@@ -255,9 +281,9 @@ class GameStore(Database):
 
     # ---------------------------------------------------------------------- past games
 
-    def recent_games(self, limit: int) -> list[GameSummary]:
-        """The newest finished games, for everyone to see: no table codes (a code is the
-        invitation to a table)."""
+    def recent_games(self, limit: int, only: GameFilter = GameFilter()) -> list[GameSummary]:
+        """The newest finished games (those ``only`` lets through), for everyone to see: no
+        table codes (a code is the invitation to a table)."""
         with self.engine.connect() as c:
             rows = c.execute(
                 sa.select(
@@ -270,7 +296,7 @@ class GameStore(Database):
                     tables_table.c.preset,
                 )
                 .join(tables_table, tables_table.c.code == games_table.c.code)
-                .where(games_table.c.finished.is_not(None))
+                .where(*only.where())
                 .order_by(games_table.c.finished.desc(), games_table.c.id.desc())
                 .limit(limit)
             ).all()
