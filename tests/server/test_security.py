@@ -77,6 +77,8 @@ def test_every_route_static_file_and_error_carries_the_headers(
             "player_id": "nobody",
             "family": "perudo",
             "rater": "bot:easy",
+            "lesson": "dudo",
+            "name": "dudo",
         }
         auth = {"/api/cups": bearer(cup["token"]), "/api/tables": bearer(token)}
         app = create_app("sqlite://")
