@@ -25,13 +25,15 @@ from dudo.solver.openspiel_bridge import (
     to_openspiel,
 )
 
+from .shared_runs import DcfrRun
+
 TUTORIAL_VALUE = float(Fraction(-7, 258))
 TOLERANCE = 1e-9
 
 
 @pytest.fixture(scope="module")
-def round_() -> Round:
-    return build_round(preset("liars-dice", aces_rank="high"), Position((1, 1)))
+def round_(tutorial_round: Round) -> Round:
+    return tutorial_round  # the session's (conftest.py), which the shared DCFR run is on
 
 
 @pytest.fixture(scope="module")
@@ -128,13 +130,12 @@ def test_random_policy(round_: Round, game: Any, uniform: tuple[Strategy, Any]) 
     assert evaluate(round_, ours).exploitability == pytest.approx(expected, abs=TOLERANCE)
 
 
-def test_converged_strategy(round_: Round, game: Any) -> None:
-    """Our average strategy after a short DCFR run: the same exploitability and value in
-    OpenSpiel, and the tutorial's -7/258 within its bounds."""
-    solver = RoundSolver(round_, Algorithm.DCFR)
-    for _ in range(500):
-        solver.step()
-    ours = solver.average()
+def test_converged_strategy(round_: Round, game: Any, dcfr_run: DcfrRun) -> None:
+    """Our average strategy after a short DCFR run (500 iterations, of the shared run:
+    conftest.py): the same exploitability and value in OpenSpiel, and the tutorial's
+    -7/258 within its bounds."""
+    assert dcfr_run.round is round_
+    ours = dcfr_run.average(500)
     result = evaluate(round_, ours)
     mapped = os_policy.python_policy_to_pyspiel_policy(to_openspiel(round_, ours, game))
     assert same_strategy(from_openspiel(round_, mapped, game), ours)  # through a C++ policy
