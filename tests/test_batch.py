@@ -68,6 +68,8 @@ def play_both(
         games.append(Game(rules, chance=chances[i], setup=replace(setup, order=order)))
     for step in range(max_steps):
         mask = batch.legal_mask()
+        # Each seat's view of each game, made once a step (the mover's is checked twice).
+        views = [[game.view(p) for p in range(players)] for game in games]
         for i, game in enumerate(games):
             where = f"step {step}, game {i}: {game!r}"
             assert tuple(int(c) for c in batch.counts[i]) == game.counts, where
@@ -76,15 +78,15 @@ def play_both(
                 assert not mask[i].any(), where
                 continue
             assert batch.winner[i] == -1 and batch.to_move[i] == game.to_move, where
-            want = encoding.mask(game.view(game.to_move)).astype(bool)
+            want = encoding.mask(views[i][game.to_move]).astype(bool)
             assert (mask[i] == want).all(), (
                 f"{where}: batch {np.flatnonzero(mask[i]).tolist()}, "
                 f"engine {np.flatnonzero(want).tolist()}"
             )
         for p in range(players):
             seen = batch.observe(p)
-            for i, game in enumerate(games):
-                want = layout.encode(game.view(p))
+            for i, seats in enumerate(views):
+                want = layout.encode(seats[p])
                 wrong = np.flatnonzero(seen[i] != want)
                 assert wrong.size == 0, (
                     f"step {step}, game {i}, player {p}: sections "

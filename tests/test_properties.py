@@ -343,8 +343,9 @@ def check_views(g: Game) -> None:
         assert v.viewer == viewer
         # What depends on the viewer is their ViewerPart: the rest is everyone's, the
         # moment's PublicPart, and the two make the view.
-        assert dataclasses.replace(spectator, **g.viewer_part(viewer)._asdict()) == v
-        assert PlayerView(**g.public_part()._asdict(), **g.viewer_part(viewer)._asdict()) == v
+        part = g.viewer_part(viewer)._asdict()
+        assert dataclasses.replace(spectator, **part) == v
+        assert PlayerView(**g.public_part()._asdict(), **part) == v
         assert v.dice_counts == g.counts
         assert list(v.events) == g.events  # the event log is public
         if viewer is None or g.is_over:

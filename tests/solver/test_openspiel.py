@@ -25,13 +25,15 @@ from dudo.solver.openspiel_bridge import (
     to_openspiel,
 )
 
+from .shared_runs import DcfrRun
+
 TUTORIAL_VALUE = float(Fraction(-7, 258))
 TOLERANCE = 1e-9
 
 
 @pytest.fixture(scope="module")
-def round_() -> Round:
-    return build_round(preset("liars-dice", aces_rank="high"), Position((1, 1)))
+def round_(tutorial_round: Round) -> Round:
+    return tutorial_round  # the session's (conftest.py), which the shared DCFR run is on
 
 
 @pytest.fixture(scope="module")
@@ -39,12 +41,45 @@ def game(round_: Round) -> Any:
     return openspiel_game(round_)
 
 
-def openspiel_exploitability(game: Any, policy: Any) -> float:
-    """OpenSpiel's exploitability (NashConv / players) of a Python tabular policy, in C++."""
-    exploitability: float = pyspiel.exploitability(
-        game, os_policy.python_policy_to_pyspiel_policy(policy)
-    )
-    return exploitability
+class BestResponses:
+    """OpenSpiel's exploitability of policies of one game, in C++: what
+    ``pyspiel.exploitability`` computes (each player's ``TabularBestResponse`` value at the
+    root, summed, less the game's utility sum, over the players), with the two best
+    responders' history trees built once for all the policies scored, not once per policy
+    (test_the_shared_best_responses_are_openspiels_exploitability checks it is the same
+    number)."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.root = game.new_initial_state()
+        self.responders: list[Any] = []
+        self.policy: Any = None  # the C++ responders point at it: it must stay alive
+
+    def exploitability(self, policy: Any) -> float:
+        """Of a C++ policy (``pyspiel``), or of a Python tabular one (converted)."""
+        if not isinstance(policy, pyspiel.Policy):
+            policy = os_policy.python_policy_to_pyspiel_policy(policy)
+        self.policy = policy
+        if not self.responders:
+            players = range(self.game.num_players())
+            self.responders = [pyspiel.TabularBestResponse(self.game, p, policy) for p in players]
+        else:
+            for responder in self.responders:
+                responder.set_policy(policy)
+        total = 0.0
+        for responder in self.responders:
+            total += responder.value_from_state(self.root)
+        return float((total - self.game.utility_sum()) / self.game.num_players())
+
+
+@pytest.fixture(scope="module")
+def best_responses(game: Any) -> BestResponses:
+    return BestResponses(game)
+
+
+def openspiel_exploitability(best_responses: BestResponses, policy: Any) -> float:
+    """OpenSpiel's exploitability (NashConv / players) of a tabular policy, in C++."""
+    return best_responses.exploitability(policy)
 
 
 def same_table(a: Any, b: Any) -> bool:
@@ -110,36 +145,61 @@ def uniform(round_: Round, game: Any) -> tuple[Strategy, Any]:
     return ours, to_openspiel(round_, ours, game)
 
 
-def test_uniform_policy(round_: Round, game: Any, uniform: tuple[Strategy, Any]) -> None:
+def test_the_shared_best_responses_are_openspiels_exploitability() -> None:
+    """The module's exploitability (best responders built once, given each policy in turn)
+    is ``pyspiel.exploitability``, to the last bit, for one policy after another (on a
+    small round: three faces)."""
+    small = build_round(preset("liars-dice", aces_rank="high", faces=3), Position((1, 1)))
+    game = openspiel_game(small)
+    shared = BestResponses(game)
+    uniform = to_openspiel(small, RoundSolver(small).current(), game)
+    for seed in (None, 5, 6):
+        policy = (
+            uniform
+            if seed is None
+            else uniform.copy_with_noise(
+                alpha=1.0, beta=1.0, random_state=np.random.RandomState(seed)
+            )
+        )
+        cpp = os_policy.python_policy_to_pyspiel_policy(policy)
+        assert shared.exploitability(policy) == pyspiel.exploitability(game, cpp)
+
+
+def test_uniform_policy(
+    round_: Round, game: Any, uniform: tuple[Strategy, Any], best_responses: BestResponses
+) -> None:
     ours, mapped = uniform
     assert same_strategy(from_openspiel(round_, os_policy.UniformRandomPolicy(game), game), ours)
     mask = mapped.legal_actions_mask
     assert np.array_equal(mapped.action_probability_array, mask / mask.sum(axis=1, keepdims=True))
-    theirs = openspiel_exploitability(game, mapped)
+    theirs = openspiel_exploitability(best_responses, mapped)
     assert evaluate(round_, ours).exploitability == pytest.approx(theirs, abs=TOLERANCE)
 
 
-def test_random_policy(round_: Round, game: Any, uniform: tuple[Strategy, Any]) -> None:
+def test_random_policy(
+    round_: Round, game: Any, uniform: tuple[Strategy, Any], best_responses: BestResponses
+) -> None:
     """A random policy made by OpenSpiel, carried to ours and back."""
     theirs = uniform[1].copy_with_noise(alpha=1.0, beta=1.0, random_state=np.random.RandomState(5))
     ours = from_openspiel(round_, theirs, game)
     assert same_table(to_openspiel(round_, ours, game), theirs)
-    expected = openspiel_exploitability(game, theirs)
+    expected = openspiel_exploitability(best_responses, theirs)
     assert evaluate(round_, ours).exploitability == pytest.approx(expected, abs=TOLERANCE)
 
 
-def test_converged_strategy(round_: Round, game: Any) -> None:
-    """Our average strategy after a short DCFR run: the same exploitability and value in
-    OpenSpiel, and the tutorial's -7/258 within its bounds."""
-    solver = RoundSolver(round_, Algorithm.DCFR)
-    for _ in range(500):
-        solver.step()
-    ours = solver.average()
+def test_converged_strategy(
+    round_: Round, game: Any, dcfr_run: DcfrRun, best_responses: BestResponses
+) -> None:
+    """Our average strategy after a short DCFR run (500 iterations, of the shared run:
+    conftest.py): the same exploitability and value in OpenSpiel, and the tutorial's
+    -7/258 within its bounds."""
+    assert dcfr_run.round is round_
+    ours = dcfr_run.average(500)
     result = evaluate(round_, ours)
     mapped = os_policy.python_policy_to_pyspiel_policy(to_openspiel(round_, ours, game))
     assert same_strategy(from_openspiel(round_, mapped, game), ours)  # through a C++ policy
     assert result.exploitability == pytest.approx(
-        pyspiel.exploitability(game, mapped), abs=TOLERANCE
+        openspiel_exploitability(best_responses, mapped), abs=TOLERANCE
     )
     returns = pyspiel.expected_returns(game.new_initial_state(), mapped, -1, True)
     assert result.value == pytest.approx(returns[0], abs=TOLERANCE)

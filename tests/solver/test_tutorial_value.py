@@ -8,26 +8,25 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from dudo.engine import preset
-from dudo.solver import Position, Round, build_round
+from dudo.solver import Round
 from dudo.solver.cfr import Algorithm, RoundSolver
 from dudo.solver.evaluate import evaluate
+
+from .shared_runs import DcfrRun
 
 TUTORIAL_VALUE = float(Fraction(-7, 258))
 
 
-@pytest.fixture(scope="module")
-def tutorial_round() -> Round:
-    return build_round(preset("liars-dice", aces_rank="high"), Position((1, 1)))
-
-
 @pytest.mark.parametrize("algorithm", list(Algorithm))
 def test_exploitability_falls_and_value_converges(
-    tutorial_round: Round, algorithm: Algorithm
+    tutorial_round: Round, dcfr_run: DcfrRun, algorithm: Algorithm
 ) -> None:
     solver = RoundSolver(tutorial_round, algorithm)
     seen = []
     for stop in (10, 100, 1000):
+        if algorithm is Algorithm.DCFR:  # the shared run (conftest.py)
+            seen.append(evaluate(tutorial_round, dcfr_run.average(stop)))
+            continue
         while solver.iteration < stop:
             solver.step()
         seen.append(evaluate(tutorial_round, solver.average()))
@@ -44,11 +43,8 @@ def test_exploitability_falls_and_value_converges(
     assert abs(last.value - TUTORIAL_VALUE) <= 2 * last.exploitability
 
 
-def test_converged_run_pins_the_value(tutorial_round: Round) -> None:
-    solver = RoundSolver(tutorial_round, Algorithm.DCFR)
-    for _ in range(6000):
-        solver.step()
-    result = evaluate(tutorial_round, solver.average())
+def test_converged_run_pins_the_value(tutorial_round: Round, dcfr_run: DcfrRun) -> None:
+    result = evaluate(tutorial_round, dcfr_run.average(6000))  # 6000 iterations of DCFR
     low, high = result.value_bounds
     assert high - low < 1e-5
     assert low - 1e-12 <= TUTORIAL_VALUE <= high + 1e-12
@@ -71,3 +67,20 @@ def test_a_restored_state_goes_on_exactly(tutorial_round: Round, algorithm: Algo
         resumed.step()
     assert np.array_equal(resumed.average().sigma_in, straight.average().sigma_in)
     assert np.array_equal(resumed.current().sigma_call, straight.current().sigma_call)
+
+
+def test_reading_the_average_does_not_change_the_run(tutorial_round: Round) -> None:
+    """What lets tests share one DCFR run and read it at several iterations (conftest.py):
+    the average after 100 iterations is the same, bit for bit, whether or not it was read
+    on the way."""
+    read = RoundSolver(tutorial_round, Algorithm.DCFR)
+    straight = RoundSolver(tutorial_round, Algorithm.DCFR)
+    for _ in range(100):
+        read.step()
+        straight.step()
+        if read.iteration % 10 == 0:
+            read.average()
+    assert np.array_equal(read.average().sigma_in, straight.average().sigma_in)
+    assert np.array_equal(read.average().sigma_call, straight.average().sigma_call)
+    assert np.array_equal(read.regret_in, straight.regret_in)
+    assert np.array_equal(read.regret_call, straight.regret_call)
