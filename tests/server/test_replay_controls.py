@@ -93,11 +93,13 @@ def test_autoplay_plays_to_the_end_and_stops(
     main = page.locator("#replay-main")
     last = int(main.get_attribute("data-steps") or "0")
     assert last > 4
-    page.select_option("#replay-speed", "2")
+    # The slowest speed: each step stays 2 s, long enough to be seen between two polls even
+    # on a busy machine.
+    page.select_option("#replay-speed", "0.5")
     page.goto(f"{shared_server.url}/games/{game_id}#step={last - 3}")
     page.reload()
     expect(main).to_have_attribute("data-step", str(last - 3))
-    expect(page.locator("#replay-speed")).to_have_value("2")  # kept from the last visit
+    expect(page.locator("#replay-speed")).to_have_value("0.5")  # kept from the last visit
     page.click("#replay-play")
     expect(main).to_have_attribute("data-playing", "true")
     expect(page.locator("#replay-play")).to_have_attribute("aria-pressed", "true")

@@ -63,7 +63,6 @@ export function rememberSeating(code) {
 export function openCreate(inReal) {
   setRealMode(inReal);
   $("create-section").classList.remove("folded");
-  $("create-open").setAttribute("aria-expanded", "true");
   $("create-section").scrollIntoView({ block: "start" });
   $("create-name").focus({ preventScroll: true });
 }
@@ -76,7 +75,12 @@ function openReal() {
 export function bindRealCreate(effectiveRules) {
   rules = effectiveRules;
   $("real-start").addEventListener("click", openReal);
-  $("create-open").addEventListener("click", () => openCreate(false));
+  // A link to the form's own address: it opens the form even before this script has run.
+  $("create-open").addEventListener("click", (event) => {
+    event.preventDefault();
+    history.replaceState(null, "", "#create-section");
+    openCreate(false);
+  });
   $("create-online").addEventListener("click", () => {
     setRealMode(false);
     $("create-name").focus({ preventScroll: true });
