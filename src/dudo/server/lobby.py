@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from dudo.engine.rules import PRESETS
+from dudo.engine.rules import PRESETS, Rules
 from dudo.server.errors import ErrorCode as E
 from dudo.server.frames import lobby_frame, lobby_full_frame
 from dudo.server.tables import (
@@ -135,6 +135,14 @@ def live_card(table: Table) -> dict[str, Any]:
         "house_rules": house_rules(table),
         "rated": table.settings.rated,
     }
+
+
+def usual_seats(rules: Rules) -> int:
+    """The seats of a table the lobby opens: :data:`PLAY_NOW_SEATS`, or what the rules allow."""
+    seats = PLAY_NOW_SEATS
+    if rules.max_players is not None:
+        seats = min(seats, rules.max_players)
+    return max(seats, rules.min_players, MIN_SEATS)
 
 
 def house_rules(table: Table) -> int:
@@ -338,12 +346,8 @@ class Lobby:
                 if joined is not None:
                     return code, joined[0], joined[1], False
             on_create()
-            seats = PLAY_NOW_SEATS
-            if rules.max_players is not None:
-                seats = min(seats, rules.max_players)
-            seats = max(seats, rules.min_players, MIN_SEATS)
             settings = Settings(
-                seats=seats,
+                seats=usual_seats(rules),
                 turn_seconds=60,
                 grace_seconds=30,
                 bot_seconds=max(Settings.bot_seconds, self.hall.limits.min_bot_seconds),
@@ -371,10 +375,7 @@ class Lobby:
         turn timer so it cannot stall; an unrated one is private and waits for the player."""
         display = clean_name(name)
         rules = table_rules(preset, {})
-        seats = PLAY_NOW_SEATS
-        if rules.max_players is not None:
-            seats = min(seats, rules.max_players)
-        seats = max(seats, rules.min_players, MIN_SEATS)
+        seats = usual_seats(rules)
         settings = Settings(
             seats=seats,
             turn_seconds=BOTS_RATED_TURN_SECONDS if rated else 0,
