@@ -203,6 +203,13 @@ def test_your_tables_say_their_state_and_date(server: LiveServer, pages: Pages) 
     page.reload()
     gone = page.locator('#my-tables-list li.my-table[data-code="ZZZZZZ"]')
     expect(gone).to_have_attribute("data-status", "gone")
+    # A gone table is not looked up again: unknown codes count against the address's limit.
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.reload()
+    expect(gone).to_have_attribute("data-status", "gone")
+    expect(item).to_have_attribute("data-status", "playing")
+    assert not [url for url in asked if url.endswith("/api/tables/ZZZZZZ")], asked
     page.locator("#my-tables").screenshot(path=str(screenshot_dir() / "your-tables-phone-es.png"))
     gone.locator(".my-table-forget").click()
     expect(gone).to_have_count(0)

@@ -136,6 +136,7 @@ export function saveSeatToken(code, token) {
     localStorage.setItem(`dudo.seat.${code}`, token);
     // When this browser sat down there ("Your tables" on the first page shows it).
     localStorage.setItem(`dudo.seated.${code}`, new Date().toISOString());
+    localStorage.removeItem(`dudo.gone.${code}`);
   } catch {
     /* private mode: the seat lasts this page only */
   }
@@ -145,6 +146,7 @@ export function forgetSeatToken(code) {
   try {
     localStorage.removeItem(`dudo.seat.${code}`);
     localStorage.removeItem(`dudo.seated.${code}`);
+    localStorage.removeItem(`dudo.gone.${code}`);
   } catch {
     /* nothing to forget */
   }
@@ -158,6 +160,24 @@ export function seatedAt(code) {
     return when && !Number.isNaN(when.getTime()) ? when : null;
   } catch {
     return null;
+  }
+}
+
+/** Whether the server said table ``code`` is gone: it is not asked again, since every unknown
+ * code an address looks up counts against its limit (docs/limits.md, lookups_burst). */
+export function tableGone(code) {
+  try {
+    return localStorage.getItem(`dudo.gone.${code}`) === "1";
+  } catch {
+    return false;
+  }
+}
+
+export function markTableGone(code) {
+  try {
+    localStorage.setItem(`dudo.gone.${code}`, "1");
+  } catch {
+    /* no storage: the page asks again next time */
   }
 }
 

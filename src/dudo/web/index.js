@@ -36,7 +36,16 @@
 //   #lang-select, #toast
 
 import "/static/pwa.js";
-import { api, forgetSeatToken, knownTables, saveSeatToken, seatedAt, untilPlayerKnown } from "/static/api.js";
+import {
+  api,
+  forgetSeatToken,
+  knownTables,
+  markTableGone,
+  saveSeatToken,
+  seatedAt,
+  tableGone,
+  untilPlayerKnown,
+} from "/static/api.js";
 import { dieEl } from "/static/dice.js";
 import { createFields, startLobby } from "/static/lobby.js";
 import { lang, onLangChange, t, wordError } from "/static/i18n.js";
@@ -402,10 +411,17 @@ function renderMyTables() {
 async function loadMyTables() {
   await Promise.all(
     myTables().map(async ({ code }) => {
+      if (tableGone(code)) {
+        tableStates.set(code, "gone");
+        return;
+      }
       try {
         tableStates.set(code, await api(`/api/tables/${encodeURIComponent(code)}`));
       } catch (err) {
-        if (err && err.status === 404) tableStates.set(code, "gone");
+        if (err && err.status === 404) {
+          tableStates.set(code, "gone");
+          markTableGone(code);
+        }
       }
     }),
   );
