@@ -479,9 +479,10 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 WEB_I18N = Path(__file__).resolve().parents[2] / "src" / "dudo" / "web" / "i18n"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    """Headless Chromium for one test module (skipped where Chromium is not installed). The
+    """Headless Chromium for a test worker's whole run (skipped where Chromium is not
+    installed): starting one takes seconds, and every test works in contexts of its own. The
     flags keep it from reaching out to the network: only the test's server on 127.0.0.1."""
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed (bash .ci/run installs it)")
@@ -498,8 +499,25 @@ def browser() -> Iterator[Browser]:
                 "--disable-sync",
             ],
         )
+        _BROWSERS.append(chromium)
         yield chromium
+        _BROWSERS.clear()
         chromium.close()
+
+
+#: The worker's browser, once a test has asked for it.
+_BROWSERS: list[Browser] = []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def close_the_modules_contexts() -> Iterator[None]:
+    """Contexts a test module left open are closed when it ends, as when each module had a
+    browser of its own (its module fixtures, torn down first, close theirs)."""
+    yield
+    for browser in _BROWSERS:
+        for context in browser.contexts:
+            with contextlib.suppress(Exception):
+                context.close()
 
 
 def forget_players(context: BrowserContext) -> None:

@@ -152,3 +152,12 @@ def test_a_database_of_the_release_before_upgrades_with_its_games_intact(
     assert (last["place"], last["won"]) == ((1, True) if ana_won else (2, False))
     assert rated.raters <= set(snapshot(server, rated)["board"])
     assert final["winner"] is not None
+
+
+def test_the_newest_revision_is_alembics_head() -> None:
+    # A start on an up-to-date database skips the migration scripts by this number alone.
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(storage.MIGRATIONS))
+    assert ScriptDirectory.from_config(config).get_heads() == [storage.newest_revision()]

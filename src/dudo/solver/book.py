@@ -24,6 +24,7 @@ book of exactly the rules in play, then for one whose positions stand for theirs
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import math
@@ -79,19 +80,26 @@ Reporter = Callable[[str], None]
 def book_root() -> Path:
     """Where books are written and looked for first: ``$DUDO_HOME/strategies`` if
     ``DUDO_HOME`` is set and not empty, else ``strategies`` in the user data folder."""
-    home = os.environ.get(HOME_ENV, "").strip()
-    base = Path(home).expanduser() if home else Path(platformdirs.user_data_dir("dudo"))
-    return base / "strategies"
+    return book_roots()[0]
 
 
 def shipped_root() -> Path:
     """The books shipped with dudo (inside the package)."""
-    return Path(__file__).resolve().parent / "books"
+    return book_roots()[1]
 
 
 def book_roots() -> tuple[Path, ...]:
     """The folders :func:`find_book` looks in, in order."""
-    return (book_root(), shipped_root())
+    env = os.environ
+    return _roots(env.get(HOME_ENV, "").strip(), env.get("XDG_DATA_HOME"), env.get("HOME"))
+
+
+@functools.lru_cache(maxsize=16)
+def _roots(home: str, _xdg: str | None, _home: str | None) -> tuple[Path, Path]:
+    """The book folders for ``DUDO_HOME`` (and the variables the user data folder comes from):
+    remembered, since a bot asks on every move and finding them costs file-system calls."""
+    base = Path(home).expanduser() if home else Path(platformdirs.user_data_dir("dudo"))
+    return base / "strategies", Path(__file__).resolve().parent / "books"
 
 
 _OPENED: dict[Path, tuple[int, Book]] = {}

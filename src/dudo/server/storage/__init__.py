@@ -42,6 +42,7 @@ from dudo.server.storage.database import (
     default_url,
     make_engine,
     migrate,
+    newest_revision,
     token_hash,
 )
 from dudo.server.storage.devices import MAX_DEVICES, Device, SeatHashes
@@ -113,6 +114,7 @@ __all__ = [
     "make_engine",
     "metadata",
     "migrate",
+    "newest_revision",
     "player_codes_table",
     "player_devices_table",
     "players_table",
