@@ -18,6 +18,7 @@ update it receives), :func:`api` (an HTTP client), :func:`new_table` and :func:`
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import glob
@@ -507,6 +508,22 @@ def browser() -> Iterator[Browser]:
 
 #: The worker's browser, once a test has asked for it.
 _BROWSERS: list[Browser] = []
+
+
+@pytest.fixture(autouse=True)
+def no_browser_loop(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test without the browser runs with no event loop marked running in this thread: the
+    worker's Playwright keeps its own loop marked so between its calls, and ``asyncio.run``
+    refuses to start under it. Playwright is not called during such a test."""
+    if not _BROWSERS or "browser" in request.fixturenames:
+        yield
+        return
+    loop = asyncio.events._get_running_loop()
+    asyncio.events._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio.events._set_running_loop(loop)
 
 
 @pytest.fixture(scope="module", autouse=True)
