@@ -250,17 +250,15 @@ def test_a_table_that_could_not_be_resumed(browser: Browser, live_server: Server
         )
     db.close()
     server.start()
-    for size in SIZES:
-        for lang in LANGS:
-            for scheme in SCHEMES:
-                errors: list[str] = []
-                page = context_page(browser, size, lang, scheme, [created], errors)
-                page.goto(f"{server.url}/t/{created['code']}")
-                expect(page.locator("main#table-main")).to_have_attribute("data-status", "broken")
-                banner = heading("#broken-banner span", lang, "game.broken")
-                shoot(page, "broken", size, lang, scheme, banner)
-                page.context.close()
-                assert not errors, "\n".join(errors)
+    for size, lang, scheme in LOOKS:
+        errors: list[str] = []
+        page = context_page(browser, size, lang, scheme, [created], errors)
+        page.goto(f"{server.url}/t/{created['code']}")
+        expect(page.locator("main#table-main")).to_have_attribute("data-status", "broken")
+        banner = heading("#broken-banner span", lang, "game.broken")
+        shoot(page, "broken", size, lang, scheme, banner)
+        page.context.close()
+        assert not errors, "\n".join(errors)
 
 
 def test_a_lost_connection_on_a_phone(browser: Browser, live_server: ServerFactory) -> None:

@@ -66,12 +66,12 @@ def test_a_round_paid_from_a_book_equals_the_whole_game(tmp_path: Path) -> None:
     )
     first = run_dudo(*common, "--iterations", "100", cwd=tmp_path)
     assert first.returncode == 0, first.stdout + first.stderr
-    resumed = run_dudo(*common, "--iterations", "3000", "--resume", cwd=tmp_path)
+    resumed = run_dudo(*common, "--iterations", "600", "--resume", cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     round_, _, meta = load_strategy(tmp_path / "2v2.npz")
-    assert meta["payoff"] == "game" and meta["iterations"] == 3000
+    assert meta["payoff"] == "game" and meta["iterations"] == 600
     _, state, _ = load_checkpoint(tmp_path / "2v2.ckpt")
-    assert int(state["iteration"]) == 3000
+    assert int(state["iteration"]) == 600
 
     whole = GameSolver(preset("liars-dice", faces=3), Budget(target=1e-6, every=100))
     expected = whole.value(Position((2, 2)))

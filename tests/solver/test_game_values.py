@@ -15,9 +15,17 @@ def bluff() -> Rules:
     return preset("dudo", **BLUFF)
 
 
+@pytest.fixture(scope="module")
+def bluff_solver() -> GameSolver:
+    """One solver for both positions: they rest on the same 1v1 round, solved once."""
+    return GameSolver(bluff(), Budget(target=2e-3, every=40))
+
+
 @pytest.mark.parametrize(("dice", "published"), [((2, 1), 0.6189), ((1, 2), -0.5883)])
-def test_bluff_values_match_the_published_ones(dice: tuple[int, int], published: float) -> None:
-    solver = GameSolver(bluff(), Budget(target=2e-3, every=40))
+def test_bluff_values_match_the_published_ones(
+    bluff_solver: GameSolver, dice: tuple[int, int], published: float
+) -> None:
+    solver = bluff_solver
     value = solver.value(Position(dice))
     solved = solver.rounds[Position(dice)]
     # The 1v1 round it rests on is solved to 2e-3 as well; errors add up along the way.
