@@ -27,6 +27,9 @@ numpy-based methods are imported on first use. The built-in bots also say how th
 ``policy(view)`` gives the probability of every action ``choose`` may return
 (:class:`PolicyBot`, :func:`policy_of`), which exact exploitability reads
 (:mod:`dudo.exploit`). :mod:`dudo.bots.match` is the loop that lets bots play a game.
+:mod:`dudo.bots.opponent` judges an opponent's revealed answers, for the book player's
+``exploit`` option (heads-up: lean toward the fallback as far as the opponent looks
+exploitable).
 """
 
 from __future__ import annotations

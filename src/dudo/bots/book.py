@@ -23,17 +23,25 @@ not match the book's tree) is left to the fallback, so the bot always plays a le
 from __future__ import annotations
 
 import logging
+import math
 import random
 
+from dudo.bots.opponent import Evidence, answer_evidence
 from dudo.bots.probability import ProbabilityBot
 from dudo.engine.actions import CLOSED, OPEN, Action, Bid, Call, DoubtPass, ObligeChoice, Pass
 from dudo.engine.errors import DudoError
+from dudo.engine.events import Revealed
 from dudo.engine.rules import ObligeVisibility
 from dudo.engine.view import PlayerView
 from dudo.solver.book import Book, find_book
 from dudo.solver.book_key import serves, start_fits
 from dudo.solver.position import Position
 from dudo.solver.round import MoveKind, move_action
+
+#: The prior log-odds that an opponent calls by a threshold rather than as the book does:
+#: before any of their answers is revealed, ``hard`` gives the fallback 1/(1 + e) of its
+#: ``exploit`` weight.
+EXPLOIT_PRIOR_LOG_ODDS = -1.0
 
 _log = logging.getLogger(__name__)
 _warned: set[str] = set()
@@ -72,11 +80,16 @@ class BookBot:
         book: Book | None = None,
         fallback: ProbabilityBot | None = None,
         min_recall: int | None = None,
+        exploit: float = 0.0,
     ) -> None:
+        if not 0.0 <= exploit <= 1.0:
+            raise DudoError(f"exploit must be between 0 and 1, not {exploit}")
         self.rng = rng
         self.book = book
         self.min_recall = min_recall
         self.fallback = fallback if fallback is not None else ProbabilityBot(rng)
+        self.exploit = exploit
+        self._evidence: tuple[object, Evidence] | None = None
         self.last_source = "fallback"
 
     def choose(self, view: PlayerView) -> Action:
@@ -84,25 +97,50 @@ class BookBot:
             raise DudoError(f"player {view.viewer} has no legal action now")
         options = self._book_options(view)
         if options is not None:
-            self.last_source = "book"
-            return _draw(self.rng, options)
+            weight = self.exploit_weight(view)
+            if weight == 0.0 or self.rng.random() >= weight:
+                self.last_source = "book"
+                return _draw(self.rng, options)
         self.last_source = "fallback"
         return self.fallback.choose(view)
 
     def policy(self, view: PlayerView) -> dict[Action, float]:
         """The probability of each action ``choose`` plays for ``view``: the book's
-        strategy where it applies, else the fallback's policy."""
+        strategy where it applies (mixed with the fallback's as far as
+        :meth:`exploit_weight` says), else the fallback's policy."""
         if not view.legal_actions:
             raise DudoError(f"player {view.viewer} has no legal action now")
         options = self._book_options(view)
         if options is None:
             return self.fallback.policy(view)
+        weight = self.exploit_weight(view)
         total = sum(p for _, p in options)
         out: dict[Action, float] = {}
         for action, p in options:
             if p > 0:
-                out[action] = out.get(action, 0.0) + p / total
-        return out
+                out[action] = out.get(action, 0.0) + (1.0 - weight) * p / total
+        if weight > 0.0:
+            for action, p in self.fallback.policy(view).items():
+                out[action] = out.get(action, 0.0) + weight * p
+        return {a: p for a, p in out.items() if p > 0}
+
+    def exploit_weight(self, view: PlayerView) -> float:
+        """The chance of playing the fallback instead of the book at a point the book covers:
+        ``exploit`` times the posterior that the opponent calls by a threshold on their own
+        odds rather than as the book does (:mod:`dudo.bots.opponent`, from their answers in
+        this game's revealed heads-up rounds; :data:`EXPLOIT_PRIOR_LOG_ODDS` before any)."""
+        if self.exploit == 0.0 or view.viewer is None:
+            return 0.0
+        book = self._book_for(view)
+        live = [p for p, count in enumerate(view.dice_counts) if count > 0 and p != view.viewer]
+        if book is None or len(live) != 1:
+            return 0.0
+        # The evidence changes only at a reveal: judged once per reveal, not per decision.
+        reveals = [e for e in view.events if type(e) is Revealed]
+        key = (view.viewer, live[0], len(reveals), reveals[-1] if reveals else None)
+        if self._evidence is None or self._evidence[0] != key:
+            self._evidence = (key, answer_evidence(view, book, live[0]))
+        return exploit_share(self._evidence[1], self.exploit)
 
     def _book_options(self, view: PlayerView) -> list[tuple[Action, float]] | None:
         """The book's actions here with their weights (positive total, all legal), or None."""
@@ -254,6 +292,13 @@ class BookBot:
         if not total > 0:
             return None
         return options
+
+
+def exploit_share(evidence: Evidence, exploit: float) -> float:
+    """``exploit`` times the posterior, after ``evidence``, that the opponent calls by a
+    threshold (prior log-odds :data:`EXPLOIT_PRIOR_LOG_ODDS`)."""
+    odds = evidence.log_ratio + EXPLOIT_PRIOR_LOG_ODDS
+    return exploit / (1.0 + math.exp(-odds)) if odds > -60.0 else 0.0
 
 
 def _ends(view: PlayerView) -> list[Action]:

@@ -535,7 +535,7 @@ def call_margins(view: PlayerView, model: RolloutModel) -> list[float]:
             if plain:
                 table = bid_table(rules, dice_in_play, False)
                 for player, bid, called in pending:
-                    x = _answer_margin(event, table, player, bid, faces, model)
+                    x = answer_margin(event, table, player, bid, faces, model)
                     if x is not None:
                         judged[player].append((x, called))
             pending = []
@@ -556,7 +556,7 @@ def call_margins(view: PlayerView, model: RolloutModel) -> list[float]:
     return out
 
 
-def _answer_margin(
+def answer_margin(
     reveal: Revealed,
     table: BidTable,
     player: int,
