@@ -91,22 +91,22 @@ def book_call_chance(
     return call / total if total > 0 else None
 
 
-def _bids(book: Book, position: Position) -> dict[Bid, int]:
-    """The book round's bids by their number in its moves."""
+def _bids(book: Book, position: Position) -> tuple[Bid, ...]:
+    """The book round's bids, in the order its moves number them."""
     if book.kind(position) == "abstract":
-        bids = book.abstract(position).bids
-    else:
-        bids = book.policy(position)[0].bids
-    return {bid: i for i, bid in enumerate(bids)}
+        return tuple(book.abstract(position).bids)
+    return tuple(book.policy(position)[0].bids)
 
 
 @dataclass
 class _Round:
     """A heads-up round being followed: the book's position, the seats as its players 0 and
-    1, the moves so far, and the opponent's answers (moves before it, standing bid, called)."""
+    1, the round's bids (and each one's number), the moves so far, and the opponent's answers
+    (moves before it, standing bid, called)."""
 
     position: Position
     seats: tuple[int, int]
+    bids: tuple[Bid, ...]
     index: dict[Bid, int]
     history: list[int]
     answers: list[tuple[list[int], Bid, bool]]
@@ -138,8 +138,9 @@ class _Judge:
         position = Position(counts, 0, obliged, False, None)
         if not self.book.solved(position):
             return
-        index = _bids(self.book, position)
-        self.current = _Round(position, seats, index, [], [], sum(event.dice_counts))
+        bids = _bids(self.book, position)
+        index = {bid: i for i, bid in enumerate(bids)}
+        self.current = _Round(position, seats, bids, index, [], [], sum(event.dice_counts))
 
     def bid(self, event: BidMade) -> None:
         now = self.current
@@ -149,7 +150,7 @@ class _Judge:
             self.current = None
             return
         if event.player == self.opponent and now.history:
-            now.answers.append((list(now.history), self._standing(now), False))
+            now.answers.append((list(now.history), now.bids[now.history[-1]], False))
         now.history.append(now.index[event.bid])
 
     def call(self, event: Called) -> None:
@@ -178,10 +179,6 @@ class _Judge:
             calls = 1.0 / (1.0 + np.exp(-self.model.sharpness * (x - grid)))
             row = calls if called else 1.0 - calls
             self.threshold_rows.append(np.log(np.clip(row, FLOOR, 1.0)))
-
-    def _standing(self, now: _Round) -> Bid:
-        bids = {i: bid for bid, i in now.index.items()}
-        return bids[now.history[-1]]
 
     def evidence(self) -> Evidence:
         if not self.book_logs:
